@@ -1,0 +1,66 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// MARK: - Public API
+
+let products: [Product] = [
+    // `import Kira` brings in the whole engine; the parts can also be imported one by one.
+    .library(name: "Kira", targets: ["Kira"]),
+    .executable(name: "kira", targets: ["KiraCLI"]),
+]
+
+// MARK: - Implementation
+
+let targets: [Target] = [
+    // The umbrella module.
+    .target(name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender"]),
+
+    // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
+    .target(name: "KiraShader", dependencies: ["CKiraLanes"]),
+    // Rotation matrices and face normals (seed 003's `normalFromTilt`).
+    .target(name: "KiraGeometry"),
+    // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
+    .target(name: "KiraImage", dependencies: ["CKiraPNG"]),
+    // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
+    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage"]),
+    // The procedural sample card (front, back, holo mask) committed under textures/.
+    .target(name: "KiraSamples", dependencies: ["KiraImage"]),
+
+    // The `kira` command-line tool, one file per subcommand.
+    .executableTarget(
+        name: "KiraCLI",
+        dependencies: [
+            "Kira", "KiraSamples",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]
+    ),
+
+    // C shims. Underscore-free names, but no stable API: they exist for the Swift modules above.
+    // libpng, the system library, found through pkg-config (Debian: libpng-dev).
+    .systemLibrary(
+        name: "CLibPNG",
+        pkgConfig: "libpng",
+        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    // libpng's classic API behind a setjmp that never leaves C.
+    .target(name: "CKiraPNG", dependencies: ["CLibPNG"]),
+    // Lane polyfills (floor, sqrt, min/max, conversions) as clang vector builtins.
+    .target(name: "CKiraLanes"),
+
+    // MARK: - Tests
+    .testTarget(name: "KiraShaderTests", dependencies: ["KiraShader"]),
+    .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"]),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage"]),
+    .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"]),
+    .testTarget(name: "KiraCLITests", dependencies: ["KiraImage"]),
+]
+
+let package = Package(
+    name: "Kira",
+    products: products,
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

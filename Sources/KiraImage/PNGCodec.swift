@@ -1,0 +1,177 @@
+import CKiraPNG
+
+/// Reads and writes PNG files through libpng.
+///
+/// Every PNG that libpng reads becomes RGBA: 1-, 2-, 4-, 8- and 16-bit files; gray, gray with
+/// alpha, palette (with or without tRNS), RGB and RGBA; interlaced or not. Samples are the stored
+/// values: no gamma or colour-profile conversion is applied.
+public enum PNGCodec {
+    /// Dimensions refused before any pixel memory is allocated.
+    public struct Limits: Sendable, Equatable {
+        /// The largest width or height accepted.
+        public var maxSide: Int
+        /// The largest `width * height` accepted.
+        public var maxPixels: Int
+
+        public init(maxSide: Int, maxPixels: Int) {
+            self.maxSide = maxSide
+            self.maxPixels = maxPixels
+        }
+
+        /// 16384 pixels a side and 64 Mpx in all (512 MiB as 16-bit RGBA): far beyond any card,
+        /// small enough that a hostile header cannot make Kira allocate gigabytes.
+        public static let standard = Limits(maxSide: 16384, maxPixels: 64 << 20)
+    }
+
+    /// Row filters for encoding; `.all` lets libpng choose per row (smaller, slower).
+    public enum Filters: Sendable {
+        case all, none, sub, up, paeth
+
+        var c: kira_png_filters {
+            switch self {
+            case .all: KIRA_PNG_FILTERS_ALL
+            case .none: KIRA_PNG_FILTERS_NONE
+            case .sub: KIRA_PNG_FILTERS_SUB
+            case .up: KIRA_PNG_FILTERS_UP
+            case .paeth: KIRA_PNG_FILTERS_PAETH
+            }
+        }
+    }
+
+    /// How to compress when encoding.
+    public struct EncodingOptions: Sendable, Equatable {
+        /// zlib's level, 0 (store) to 9 (smallest).
+        public var compressionLevel: Int
+        public var filters: Filters
+
+        public init(compressionLevel: Int = 6, filters: Filters = .all) {
+            self.compressionLevel = compressionLevel
+            self.filters = filters
+        }
+
+        /// zlib's default level with adaptive filters: small files.
+        public static let standard = EncodingOptions()
+        /// zlib level 1 and the SUB filter: about four times faster to write, files about twice
+        /// as large. For frame sequences.
+        public static let fast = EncodingOptions(compressionLevel: 1, filters: .sub)
+    }
+
+    /// The libpng version Kira was built against.
+    public static var libpngVersion: String { String(cString: kira_png_version()) }
+
+    // MARK: Reading
+
+    /// Reads the PNG file at `path`.
+    ///
+    /// - Throws: ``ImageFileError`` naming the file: missing, unreadable, not a PNG, truncated,
+    ///   corrupt (libpng's message), or larger than `limits`.
+    public static func read(_ path: String, limits: Limits = .standard) throws(ImageFileError) -> AnyRGBAImage {
+        let bytes = try FileIO.read(path)
+        return try decode(bytes, name: path, limits: limits)
+    }
+
+    /// Decodes PNG bytes held in memory; `name` is used in error messages.
+    public static func decode(_ bytes: [UInt8], name: String = "<memory>", limits: Limits = .standard)
+        throws(ImageFileError) -> AnyRGBAImage
+    {
+        if bytes.isEmpty { throw ImageFileError(path: name, reason: "empty file, not a PNG") }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(ImageFileError) -> AnyRGBAImage in
+            guard let decoder = kira_png_decoder_create(buffer.baseAddress, buffer.count) else {
+                throw ImageFileError(path: name, reason: "out of memory")
+            }
+            defer { kira_png_decoder_destroy(decoder) }
+            var message = MessageBuffer()
+
+            var header = kira_png_header()
+            let side = UInt32(clamping: limits.maxSide)
+            guard message.call({ kira_png_decoder_read_header(decoder, side, side, &header, $0) }) else {
+                throw ImageFileError(path: name, reason: message.text)
+            }
+            let width = Int(header.width), height = Int(header.height)
+            guard width * height <= limits.maxPixels else {
+                throw ImageFileError(
+                    path: name,
+                    reason: "image is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
+            }
+            if header.output_depth == 16 {
+                var image = RGBAImage<UInt16>(width: width, height: height)
+                try read(decoder, into: &image, name: name)
+                return .rgba16(image)
+            } else {
+                var image = RGBAImage<UInt8>(width: width, height: height)
+                try read(decoder, into: &image, name: name)
+                return .rgba8(image)
+            }
+        }
+    }
+
+    private static func read<C>(_ decoder: OpaquePointer, into image: inout RGBAImage<C>, name: String)
+        throws(ImageFileError)
+    {
+        var message = MessageBuffer()
+        let rowBytes = image.width * 4 * MemoryLayout<C>.size
+        let ok = image.channels.withUnsafeMutableBytes { pixels in
+            message.call { kira_png_decoder_read_rgba(decoder, pixels.baseAddress, rowBytes, $0) }
+        }
+        guard ok else { throw ImageFileError(path: name, reason: message.text) }
+    }
+
+    // MARK: Writing
+
+    /// Encodes `image` as an RGBA PNG at its own bit depth.
+    public static func encode<C>(_ image: RGBAImage<C>, options: EncodingOptions = .standard)
+        throws(ImageFileError) -> [UInt8]
+    {
+        var output = kira_png_buffer()
+        defer { kira_png_buffer_free(&output) }
+        var message = MessageBuffer()
+        let level = Int32(min(max(options.compressionLevel, 0), 9))
+        let ok = image.channels.withUnsafeBytes { pixels in
+            message.call {
+                kira_png_encode_rgba(
+                    pixels.baseAddress, UInt32(image.width), UInt32(image.height),
+                    image.width * 4 * MemoryLayout<C>.size, Int32(C.bitDepth), level,
+                    options.filters.c, &output, $0)
+            }
+        }
+        guard ok else { throw ImageFileError(path: "<encoder>", reason: message.text) }
+        return Array(UnsafeBufferPointer(start: output.bytes, count: output.count))
+    }
+
+    /// Writes `image` to `path` as a PNG, atomically: the file appears whole or not at all.
+    public static func write<C>(_ image: RGBAImage<C>, to path: String, options: EncodingOptions = .standard)
+        throws(ImageFileError)
+    {
+        let bytes: [UInt8]
+        do throws(ImageFileError) {
+            bytes = try encode(image, options: options)
+        } catch {
+            throw ImageFileError(path: path, reason: error.reason)
+        }
+        try FileIO.writeAtomically(bytes, to: path)
+    }
+
+    /// Writes `image` at the given bit depth (8 or 16), converting if needed.
+    public static func write(_ image: AnyRGBAImage, depth: Int, to path: String,
+                             options: EncodingOptions = .standard) throws(ImageFileError)
+    {
+        if depth == 16 {
+            try write(image.rgba16, to: path, options: options)
+        } else {
+            try write(image.rgba8, to: path, options: options)
+        }
+    }
+}
+
+/// The message buffer the C layer fills on failure.
+private struct MessageBuffer {
+    private var storage = [CChar](repeating: 0, count: Int(KIRA_PNG_MESSAGE_SIZE))
+
+    mutating func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) -> Bool {
+        storage.withUnsafeMutableBufferPointer { body($0.baseAddress!) } == 1
+    }
+
+    var text: String {
+        storage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}

@@ -1,0 +1,111 @@
+/// An unsigned integer type that can hold one channel of an RGBA sample.
+public protocol ImageChannel: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Sendable {
+    /// Bits per channel: 8 or 16.
+    static var bitDepth: Int { get }
+}
+
+extension UInt8: ImageChannel {
+    public static var bitDepth: Int { 8 }
+}
+
+extension UInt16: ImageChannel {
+    public static var bitDepth: Int { 16 }
+}
+
+/// A straight (not premultiplied) RGBA image, rows top to bottom, channels interleaved R, G, B, A.
+///
+/// `Channel` is `UInt8` for 8-bit images and `UInt16` (native-endian) for 16-bit ones.
+public struct RGBAImage<Channel: ImageChannel>: Sendable, Equatable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width * height * 4` channel values.
+    public var channels: [Channel]
+
+    /// A `width` × `height` image with every channel zero (transparent black).
+    public init(width: Int, height: Int) {
+        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
+        self.width = width
+        self.height = height
+        self.channels = Array(repeating: 0, count: width * height * 4)
+    }
+
+    /// An image over existing channel values; `channels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, channels: [Channel]) {
+        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
+        precondition(channels.count == width * height * 4, "channel count does not match the size")
+        self.width = width
+        self.height = height
+        self.channels = channels
+    }
+
+    /// Bits per channel.
+    public var bitDepth: Int { Channel.bitDepth }
+
+    /// The RGBA sample at (`x`, `y`).
+    public subscript(x: Int, y: Int) -> SIMD4<Channel> {
+        get {
+            let i = (y * width + x) * 4
+            return SIMD4(channels[i], channels[i + 1], channels[i + 2], channels[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            channels[i] = newValue.x
+            channels[i + 1] = newValue.y
+            channels[i + 2] = newValue.z
+            channels[i + 3] = newValue.w
+        }
+    }
+}
+
+/// An image of either bit depth, as a PNG file may hold.
+public enum AnyRGBAImage: Sendable, Equatable {
+    case rgba8(RGBAImage<UInt8>)
+    case rgba16(RGBAImage<UInt16>)
+
+    public var width: Int {
+        switch self {
+        case .rgba8(let image): image.width
+        case .rgba16(let image): image.width
+        }
+    }
+
+    public var height: Int {
+        switch self {
+        case .rgba8(let image): image.height
+        case .rgba16(let image): image.height
+        }
+    }
+
+    public var bitDepth: Int {
+        switch self {
+        case .rgba8: 8
+        case .rgba16: 16
+        }
+    }
+
+    /// The image at 8 bits per channel; 16-bit channels are rounded (`v * 255 / 65535`).
+    public var rgba8: RGBAImage<UInt8> {
+        switch self {
+        case .rgba8(let image):
+            return image
+        case .rgba16(let image):
+            return RGBAImage<UInt8>(
+                width: image.width, height: image.height,
+                channels: image.channels.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
+        }
+    }
+
+    /// The image at 16 bits per channel; 8-bit channels are widened exactly (`v * 257`).
+    public var rgba16: RGBAImage<UInt16> {
+        switch self {
+        case .rgba8(let image):
+            return RGBAImage<UInt16>(
+                width: image.width, height: image.height,
+                channels: image.channels.map { UInt16($0) &* 257 })
+        case .rgba16(let image):
+            return image
+        }
+    }
+}

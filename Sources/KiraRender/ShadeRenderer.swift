@@ -1,0 +1,236 @@
+import KiraImage
+import KiraShader
+
+/// Shades a flat card face with the kira shader, fast: sixteen pixels per step, rows in tiles
+/// spread over threads.
+///
+/// A renderer keeps the buffers and tables it needs between calls, so shading frame after frame
+/// allocates nothing once the sizes are settled. Use one renderer from one thread at a time; it
+/// runs its own worker threads. The output does not depend on the number of threads or on the
+/// tile size: each pixel is computed by the same operations whoever computes it.
+public final class ShadeRenderer {
+    /// The workers that shade tiles.
+    public let scheduler: TileScheduler
+    /// Pixel rows per tile.
+    public let tileRows: Int
+    /// When true, every frame evaluates the whole shader again, noise tables included, as if
+    /// nothing had been shaded before: what a benchmark of a cold frame measures. When false
+    /// (the default) the noise tables, which depend only on the layer's size, are kept.
+    public var recomputesNoiseTables = false
+
+    private var noise: NoiseTables?
+    private var maskColumns: MaskColumns?
+    private var scratch = WorkerScratch()
+
+    /// - Parameters:
+    ///   - threads: worker threads (default: one per processor).
+    ///   - tileRows: pixel rows per tile (default 16: about 100 µs of work per tile for a card,
+    ///     enough to amortise scheduling and small enough to balance two cores).
+    public init(threads: Int = TileScheduler.processorCount, tileRows: Int = 16) {
+        scheduler = TileScheduler(workers: threads)
+        self.tileRows = max(1, tileRows)
+    }
+
+    /// Shades `art` with the mask `mask` for a face of normal `normal`, into `output`.
+    ///
+    /// `output` takes the art's size (it is reallocated only when its size differs). The mask may
+    /// have any size: it is sampled nearest-neighbour, clamped to its edges, as the seed does.
+    public func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
+        art: RGBAImage<In>, mask: RGBAImage<M>, normal: SIMD3<Float>,
+        parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
+    ) throws(RenderError) {
+        guard KiraUniforms.isValidNormal(normal) else { throw RenderError.invalidNormal(normal) }
+        guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
+        guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
+        if output.width != art.width || output.height != art.height {
+            output = RGBAImage(width: art.width, height: art.height)
+        }
+        let uniforms = KiraUniforms(normal: normal, parameters: parameters)
+        prepare(width: art.width, height: art.height, maskSize: (mask.width, mask.height), parameters: parameters)
+
+        let tables = noise!
+        let columns = maskColumns!
+        scratch.reserve(workers: scheduler.workers, paddedWidth: tables.paddedWidth)
+        let tileRows = tileRows
+        let tiles = (art.height + tileRows - 1) / tileRows
+        art.channels.withUnsafeBytes { artBytes in
+            mask.channels.withUnsafeBytes { maskBytes in
+                output.channels.withUnsafeMutableBytes { outBytes in
+                    columns.indices.withUnsafeBufferPointer { columnIndices in
+                        let frame = FrameBuffers(
+                            art: artBytes.baseAddress!, mask: maskBytes.baseAddress!, output: outBytes.baseAddress!,
+                            width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
+                            maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
+                            scratch: scratch)
+                        let kernel = Kernel(tables: tables, uniforms: uniforms, frame: frame)
+                        scheduler.run(tiles: tiles) { tile, worker in
+                            let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
+                            kernel.shade(rows: rows, worker: worker, art: In.self, mask: M.self, output: Out.self)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Shades `art` and returns a new image at the channel depth `Out`.
+    public func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
+        art: RGBAImage<In>, mask: RGBAImage<M>, normal: SIMD3<Float>,
+        parameters: KiraParameters = .seed, as: Out.Type
+    ) throws(RenderError) -> RGBAImage<Out> {
+        var output = RGBAImage<Out>(width: art.width, height: art.height)
+        try shade(art: art, mask: mask, normal: normal, parameters: parameters, into: &output)
+        return output
+    }
+
+    private func prepare(width: Int, height: Int, maskSize: (Int, Int), parameters: KiraParameters) {
+        if let tables = noise, tables.width == width, tables.height == height, tables.parameters == parameters {
+            if recomputesNoiseTables { noise!.recompute() }
+        } else {
+            noise = NoiseTables(width: width, height: height, parameters: parameters)
+        }
+        if maskColumns?.matches(width: width, maskWidth: maskSize.0) != true {
+            maskColumns = MaskColumns(width: width, maskWidth: maskSize.0)
+        }
+    }
+}
+
+/// The mask texel column of every art column (nearest-neighbour at `UV.x`).
+struct MaskColumns {
+    let width: Int
+    let maskWidth: Int
+    let indices: [Int32]
+    /// The mask has the art's width: column x reads texel x.
+    let isIdentity: Bool
+
+    init(width: Int, maskWidth: Int) {
+        self.width = width
+        self.maskWidth = maskWidth
+        indices = (0..<width).map { x in
+            Int32(SeedShader.nearestTexel((Float(x) + 0.5) / Float(width), size: maskWidth))
+        }
+        isIdentity = indices.enumerated().allSatisfy { Int($0.element) == $0.offset } && maskWidth == width
+    }
+
+    func matches(width: Int, maskWidth: Int) -> Bool {
+        self.width == width && self.maskWidth == maskWidth
+    }
+}
+
+/// Per-worker buffers, allocated once and grown only when a frame needs more.
+final class WorkerScratch: @unchecked Sendable {
+    /// Bytes per worker: a resampled mask row, then three 16-pixel tail buffers.
+    private(set) var stride = 0
+    private(set) var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    static let maxPixelBytes = 8
+    static let tailBytes = Lanes.scalarCount * maxPixelBytes
+
+    func reserve(workers: Int, paddedWidth: Int) {
+        let needed = paddedWidth * Self.maxPixelBytes + 3 * Self.tailBytes
+        let total = needed * workers
+        if total > capacity {
+            base?.deallocate()
+            base = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 64)
+            capacity = total
+        }
+        stride = needed
+    }
+
+    deinit { base?.deallocate() }
+}
+
+/// Raw views of one frame's images, shared read-only by the workers (each writes its own rows).
+struct FrameBuffers: @unchecked Sendable {
+    let art: UnsafeRawPointer
+    let mask: UnsafeRawPointer
+    let output: UnsafeMutableRawPointer
+    let width: Int
+    let height: Int
+    let maskWidth: Int
+    let maskHeight: Int
+    /// Nil when the mask has the art's width.
+    let maskColumns: UnsafePointer<Int32>?
+    let scratch: WorkerScratch
+}
+
+/// The per-row work: everything between the scheduler and the shader's lane functions.
+struct Kernel: @unchecked Sendable {
+    let tables: NoiseTables
+    let uniforms: KiraUniforms
+    let frame: FrameBuffers
+
+    // Dispatches once per tile to code specialised for the three channel types, so that the
+    // inner loop has no generic or existential calls.
+    func shade<I: LaneChannel, K: LaneChannel, O: LaneChannel>(
+        rows: Range<Int>, worker: Int, art: I.Type, mask: K.Type, output: O.Type
+    ) {
+        switch (I.bitDepth, K.bitDepth, O.bitDepth) {
+        case (8, 8, 8): shadeRows(rows, worker, UInt8.self, UInt8.self, UInt8.self)
+        case (8, 8, 16): shadeRows(rows, worker, UInt8.self, UInt8.self, UInt16.self)
+        case (8, 16, 8): shadeRows(rows, worker, UInt8.self, UInt16.self, UInt8.self)
+        case (8, 16, 16): shadeRows(rows, worker, UInt8.self, UInt16.self, UInt16.self)
+        case (16, 8, 8): shadeRows(rows, worker, UInt16.self, UInt8.self, UInt8.self)
+        case (16, 8, 16): shadeRows(rows, worker, UInt16.self, UInt8.self, UInt16.self)
+        case (16, 16, 8): shadeRows(rows, worker, UInt16.self, UInt16.self, UInt8.self)
+        default: shadeRows(rows, worker, UInt16.self, UInt16.self, UInt16.self)
+        }
+    }
+
+    private func shadeRows<I: LaneChannel, K: LaneChannel, O: LaneChannel>(
+        _ rows: Range<Int>, _ worker: Int, _: I.Type, _: K.Type, _: O.Type
+    ) {
+        let width = frame.width
+        let artPixel = 4 * MemoryLayout<I>.size
+        let maskPixel = 4 * MemoryLayout<K>.size
+        let outPixel = 4 * MemoryLayout<O>.size
+        let lanes = Lanes.scalarCount
+        let scratch = frame.scratch.base! + worker * frame.scratch.stride
+        let tailArt = scratch + tables.paddedWidth * WorkerScratch.maxPixelBytes
+        let tailMask = tailArt + WorkerScratch.tailBytes
+        let tailOut = tailMask + WorkerScratch.tailBytes
+        let angle = uniforms.angleColorRGB
+
+        for y in rows {
+            let artRow = frame.art + y * width * artPixel
+            let outRow = frame.output + y * width * outPixel
+            let maskY = SeedShader.nearestTexel((Float(y) + 0.5) / Float(frame.height), size: frame.maskHeight)
+            var maskRow = frame.mask + maskY * frame.maskWidth * maskPixel
+            if let columns = frame.maskColumns {
+                // Resample the mask row to the art's width once, then read it like the art.
+                for x in 0..<width {
+                    (scratch + x * maskPixel).copyMemory(
+                        from: maskRow + Int(columns[x]) * maskPixel, byteCount: maskPixel)
+                }
+                maskRow = UnsafeRawPointer(scratch)
+            }
+            let row = tables.rowTables(y)
+
+            @inline(__always) func shade16(_ x: Int, _ art: UnsafeRawPointer, _ mask: UnsafeRawPointer,
+                                           _ out: UnsafeMutableRawPointer) {
+                let (layer, alpha) = I.loadLanes(art)
+                let mono = K.loadLanes(mask).rgb
+                let rgb = KiraLanes.kiraEffect(
+                    valueNoise: row.valueNoise(at: x), layer: layer, mono: mono, angleColorRGB: angle)
+                O.storeLanes(rgb, alpha: alpha, to: out)
+            }
+
+            let full = width - width % lanes
+            var x = 0
+            while x < full {
+                shade16(x, artRow + x * artPixel, maskRow + x * maskPixel, outRow + x * outPixel)
+                x += lanes
+            }
+            // The row's last partial group of pixels, the one place a tail is handled: copied to
+            // scratch, shaded as sixteen, and only the real pixels copied back.
+            if x < width {
+                let count = width - x
+                tailArt.copyMemory(from: artRow + x * artPixel, byteCount: count * artPixel)
+                tailMask.copyMemory(from: maskRow + x * maskPixel, byteCount: count * maskPixel)
+                shade16(x, tailArt, tailMask, tailOut)
+                (outRow + x * outPixel).copyMemory(from: tailOut, byteCount: count * outPixel)
+            }
+        }
+    }
+}

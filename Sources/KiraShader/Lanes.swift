@@ -1,0 +1,101 @@
+import CKiraLanes
+
+/// Sixteen pixels' worth of one float channel: the unit of work of the fast path.
+///
+/// Sixteen lanes fill one AVX-512 register, two AVX2 registers or four SSE registers; the code
+/// is the same for all three and the compiler splits it as the target allows.
+public typealias Lanes = SIMD16<Float>
+
+/// Three channels of ``Lanes``.
+public struct RGBLanes: Sendable {
+    public var r: Lanes
+    public var g: Lanes
+    public var b: Lanes
+
+    @inlinable @inline(__always)
+    public init(_ r: Lanes, _ g: Lanes, _ b: Lanes) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+
+    @inlinable @inline(__always)
+    public init(repeating rgb: SIMD3<Float>) {
+        self.init(Lanes(repeating: rgb.x), Lanes(repeating: rgb.y), Lanes(repeating: rgb.z))
+    }
+}
+
+// Metal's built-ins on lanes, defined exactly as the scalar versions in `SeedShader` so that the
+// fast path rounds the same way. The C helpers avoid the per-lane loops Swift's generic SIMD
+// versions compile to.
+extension Lanes {
+    @inlinable @inline(__always)
+    public static func floor(_ x: Lanes) -> Lanes { kira_floor(x) }
+
+    @inlinable @inline(__always)
+    public static func fract(_ x: Lanes) -> Lanes {
+        kira_min(x - kira_floor(x), Lanes(repeating: Float(bitPattern: 0x3F7F_FFFF)))
+    }
+
+    @inlinable @inline(__always)
+    public static func mix(_ x: Lanes, _ y: Lanes, _ a: Lanes) -> Lanes { x + (y - x) * a }
+
+    /// `step(edge, x)`: 0 where `x < edge`, else 1.
+    @inlinable @inline(__always)
+    public static func step(_ edge: Lanes, _ x: Lanes) -> Lanes {
+        Lanes(repeating: 1).replacing(with: 0, where: x .< edge)
+    }
+
+    @inlinable @inline(__always)
+    public static func clamp(_ x: Lanes, _ lo: Lanes, _ hi: Lanes) -> Lanes { kira_min(kira_max(x, lo), hi) }
+
+    @inlinable @inline(__always)
+    public static func min(_ a: Lanes, _ b: Lanes) -> Lanes { kira_min(a, b) }
+
+    @inlinable @inline(__always)
+    public static func max(_ a: Lanes, _ b: Lanes) -> Lanes { kira_max(a, b) }
+
+    @inlinable @inline(__always)
+    public static func abs(_ x: Lanes) -> Lanes {
+        Lanes(bitPattern: SIMD16<UInt32>(bitPattern: x) & 0x7FFF_FFFF)
+    }
+
+    @inlinable @inline(__always)
+    public static func sqrt(_ x: Lanes) -> Lanes { kira_sqrt(x) }
+}
+
+extension SIMD16<Float> {
+    /// Reinterprets the bits of unsigned integer lanes as floats.
+    @inlinable @inline(__always)
+    init(bitPattern bits: SIMD16<UInt32>) {
+        self = unsafeBitCast(bits, to: SIMD16<Float>.self)
+    }
+}
+
+extension SIMD16<UInt32> {
+    /// Reinterprets the bits of float lanes as unsigned integers.
+    @inlinable @inline(__always)
+    init(bitPattern floats: SIMD16<Float>) {
+        self = unsafeBitCast(floats, to: SIMD16<UInt32>.self)
+    }
+}
+
+// Output quantisation, shared by the scalar and the lane paths so that both round alike.
+extension Lanes {
+    /// `round(clamp(x, 0, 1) * maxValue)`, ties to even, as integers; `maxValue` ≤ 65535.
+    @inlinable @inline(__always)
+    public static func quantized(_ x: Lanes, maxValue: Float) -> SIMD16<UInt32> {
+        let clamped = kira_min(kira_max(x, .zero), Lanes(repeating: 1))
+        return kira_round_to_u32(clamped * maxValue)
+    }
+}
+
+extension Float {
+    /// `round(clamp(self, 0, 1) * maxValue)`, ties to even: the scalar twin of
+    /// ``SIMD16/quantized(_:maxValue:)``.
+    @inlinable
+    public func quantized(maxValue: Float) -> UInt32 {
+        let clamped = Swift.min(Swift.max(self, 0), 1)
+        return UInt32((clamped * maxValue).rounded(.toNearestOrEven))
+    }
+}
