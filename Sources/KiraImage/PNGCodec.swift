@@ -75,6 +75,7 @@ public enum PNGCodec {
         throws(ImageFileError) -> AnyRGBAImage
     {
         if bytes.isEmpty { throw ImageFileError(path: name, reason: "empty file, not a PNG") }
+        try checkDeclaredSize(bytes, name: name, limits: limits)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(ImageFileError) -> AnyRGBAImage in
             guard let decoder = kira_png_decoder_create(buffer.baseAddress, buffer.count) else {
                 throw ImageFileError(path: name, reason: "out of memory")
@@ -102,6 +103,23 @@ public enum PNGCodec {
                 try read(decoder, into: &image, name: name)
                 return .rgba8(image)
             }
+        }
+    }
+
+    /// Refuses an IHDR that declares a size over `limits` with a message that says so; libpng
+    /// would refuse it too, but only as "Invalid IHDR data".
+    private static func checkDeclaredSize(_ bytes: [UInt8], name: String, limits: Limits) throws(ImageFileError) {
+        guard bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return }
+        func word(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let width = word(16), height = word(20)
+        if width > limits.maxSide || height > limits.maxSide {
+            throw ImageFileError(
+                path: name,
+                reason: "image is \(width)×\(height), over the limit of \(limits.maxSide) pixels a side")
+        }
+        if width * height > limits.maxPixels {
+            throw ImageFileError(
+                path: name, reason: "image is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
         }
     }
 

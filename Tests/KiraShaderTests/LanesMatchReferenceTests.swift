@@ -1,0 +1,85 @@
+import Testing
+@testable import KiraShader
+
+/// The lane functions perform the scalar reference's operations in the same order, so they must
+/// agree bit for bit, lane by lane.
+@Suite struct LanesMatchReferenceTests {
+    /// A deterministic spread of inputs (xorshift), including the edges 0 and 1.
+    static func inputs(_ count: Int, seed: UInt32) -> [Float] {
+        var state = seed
+        return (0..<count).map { i in
+            if i == 0 { return 0 }
+            if i == 1 { return 1 }
+            state ^= state << 13
+            state ^= state >> 17
+            state ^= state << 5
+            return Float(state % 1_000_001) / 1_000_000
+        }
+    }
+
+    static func lanes(_ values: ArraySlice<Float>) -> Lanes {
+        var v = Lanes()
+        for (i, x) in values.enumerated() { v[i] = x }
+        return v
+    }
+
+    @Test func hsvConversionsMatch() {
+        let h = Self.inputs(256, seed: 1), s = Self.inputs(256, seed: 2), v = Self.inputs(256, seed: 3)
+        for base in stride(from: 0, to: 256, by: 16) {
+            let range = base..<(base + 16)
+            let rgb = KiraLanes.hsv2rgb(Self.lanes(h[range]), Self.lanes(s[range]), Self.lanes(v[range]))
+            let hsv = KiraLanes.rgb2hsv(rgb)
+            for i in 0..<16 {
+                let expected = SeedShader.hsv2rgb(SIMD3(h[base + i], s[base + i], v[base + i]))
+                #expect(SIMD3(rgb.r[i], rgb.g[i], rgb.b[i]) == expected, "hsv2rgb lane \(base + i)")
+                let back = SeedShader.rgb2hsv(expected)
+                #expect(SIMD3(hsv.r[i], hsv.g[i], hsv.b[i]) == back, "rgb2hsv lane \(base + i)")
+            }
+        }
+    }
+
+    @Test(arguments: [SIMD3<Float>(0, 0, 1), SIMD3(-0.17, 0.17, 0.97), SIMD3(0.3, -0.2, 0.9), SIMD3(0, 0, -1)])
+    func kiraEffectMatches(normal: SIMD3<Float>) {
+        let noise = Self.inputs(128, seed: 4), layer = Self.inputs(128, seed: 5), mono = Self.inputs(128, seed: 6)
+        let uniforms = KiraUniforms(normal: normal)
+        for base in stride(from: 0, to: 128, by: 16) {
+            let r = base..<(base + 16)
+            let out = KiraLanes.kiraEffect(
+                valueNoise: Self.lanes(noise[r]),
+                layer: RGBLanes(Self.lanes(layer[r]), Self.lanes(layer[r]), Self.lanes(layer[r])),
+                mono: RGBLanes(Self.lanes(mono[r]), Self.lanes(mono[r]), Self.lanes(mono[r])),
+                angleColorRGB: uniforms.angleColorRGB)
+            for i in 0..<16 {
+                let colorNoiseRGB = SeedShader.hsv2rgb(SIMD3(noise[base + i], 1, 1))
+                let kira = SeedShader.generateKiraRGB(colorNoiseRGB, normal) * SIMD3(repeating: mono[base + i])
+                let expected = kira + SIMD3(repeating: layer[base + i])
+                #expect(SIMD3(out.r[i], out.g[i], out.b[i]) == expected, "lane \(base + i), normal \(normal)")
+            }
+        }
+    }
+
+    @Test func laneFloorIsExact() {
+        let values: [Float] = [-2.5, -1, -0.999, -1e-30, 0, 1e-30, 0.5, 1, 1.5, 8388607.5, 8388608, -8388609, 3e9, -3e9,
+                               .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        var v = Lanes()
+        for (i, x) in values.enumerated() { v[i] = x }
+        let floored = Lanes.floor(v)
+        for (i, x) in values.enumerated() {
+            #expect(floored[i] == x.rounded(.down), "floor(\(x)) = \(floored[i])")
+        }
+    }
+
+    @Test func quantisationMatchesScalar() {
+        let values: [Float] = [-1, 0, 0.5 / 255, 1.5 / 255, 2.5 / 255, 0.2, 0.5, 254.5 / 255, 1, 2, .infinity, 0.999]
+        var v = Lanes()
+        for (i, x) in values.enumerated() { v[i] = x }
+        for maxValue: Float in [255, 65535] {
+            let q = Lanes.quantized(v, maxValue: maxValue)
+            for (i, x) in values.enumerated() {
+                #expect(q[i] == x.quantized(maxValue: maxValue), "quantize(\(x), \(maxValue)) = \(q[i])")
+            }
+        }
+        #expect(Float(1.5 / 255).quantized(maxValue: 255) == 2)  // ties to even
+        #expect(Float(2.5 / 255).quantized(maxValue: 255) == 2)
+    }
+}
