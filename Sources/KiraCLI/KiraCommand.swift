@@ -1,2 +1,69 @@
 import ArgumentParser
-@main struct KiraCommand: ParsableCommand {}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `kira`: renders holographic trading-card frames on the CPU.
+@main
+struct KiraCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kira",
+        abstract: "Render holographic (kira) trading-card frames on the CPU.",
+        subcommands: [ShadeCommand.self]
+    )
+
+    /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is
+    /// reported as one line on stderr with exit status 2; help and version go to stdout with 0.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            fail(message(for: error), command: subcommandName(arguments))
+        }
+        do {
+            try command.run()
+        } catch let error as ExitCode {
+            Self.exit(withError: error)
+        } catch {
+            fail(String(describing: error), command: type(of: command).configuration.commandName)
+        }
+    }
+
+    private static func subcommandName(_ arguments: [String]) -> String? {
+        guard let first = arguments.first else { return nil }
+        return configuration.subcommands.compactMap { $0.configuration.commandName }.first { $0 == first }
+    }
+
+    private static func fail(_ message: String, command: String?) -> Never {
+        let firstLine = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? "failed"
+        let prefix = command.map { "kira \($0)" } ?? "kira"
+        let hint = command.map { " (see 'kira \($0) --help')" } ?? " (see 'kira --help')"
+        let isUsage = !firstLine.contains(": ") || firstLine.hasPrefix("Unknown") || firstLine.hasPrefix("Missing")
+        writeToStandardError("\(prefix): \(lowercasingFirst(firstLine))\(isUsage ? hint : "")\n")
+        Self.exit(withError: ExitCode(2))
+    }
+
+    private static func lowercasingFirst(_ text: String) -> String {
+        guard let first = text.first, first.isUppercase, !(text.dropFirst().first?.isUppercase ?? false) else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}
+
+/// Writes `text` to file descriptor 2, unbuffered.
+func writeToStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+        if n <= 0 { break }
+        offset += n
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Kira
+
+/// How many threads render.
+struct ThreadOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Worker threads (default: one per processor).", valueName: "n"))
+    var threads: Int?
+
+    func validate() throws {
+        if let threads { try Check.integer(threads, "--threads", in: 1...1024) }
+    }
+
+    var count: Int { threads ?? TileScheduler.processorCount }
+}
+
+/// The shader's variant.
+struct ShaderOptions: ParsableArguments {
+    enum Preset: String, ExpressibleByArgument, CaseIterable {
+        case seed, threejs
+    }
+
+    @Option(help: ArgumentHelp(
+        "Shader constants: seed (seed 003's Metal shader) or threejs (its GLSL ancestor: angle strength 20, no y flip).",
+        valueName: "seed|threejs"))
+    var preset: Preset = .seed
+
+    @Option(name: .customLong("angle-strength"), parsing: .unconditional,
+            help: ArgumentHelp("Hue cycles per radian of view angle (overrides the preset).", valueName: "k"))
+    var angleStrength: Float?
+
+    @Option(name: .customLong("y-flip"),
+            help: ArgumentHelp("Noise y flip: seed-width (the seed's quirk), height, or none (overrides the preset).",
+                               valueName: "seed-width|height|none"))
+    var yFlip: YFlip?
+
+    enum YFlip: String, ExpressibleByArgument, CaseIterable {
+        case seedWidth = "seed-width", height, none
+    }
+
+    func validate() throws {
+        if let angleStrength { try Check.number(angleStrength, "--angle-strength", in: -1000...1000) }
+    }
+
+    var parameters: KiraParameters {
+        var parameters: KiraParameters = preset == .seed ? .seed : .threeJS
+        if let angleStrength { parameters.angleStrength = angleStrength }
+        switch yFlip {
+        case .seedWidth: parameters.verticalFlip = .seedWidth
+        case .height: parameters.verticalFlip = .height
+        case .none?: parameters.verticalFlip = .none
+        case nil: break
+        }
+        return parameters
+    }
+}

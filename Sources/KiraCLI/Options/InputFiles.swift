@@ -1,0 +1,45 @@
+import ArgumentParser
+import Kira
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The sample textures the commands use when no file is given (run from the package's root).
+enum SampleFiles {
+    static let front = "textures/front.png"
+    static let back = "textures/back.png"
+    static let mask = "textures/mask.png"
+    static let backMask = "textures/back-mask.png"
+}
+
+/// A failure the user can fix: a message, exit status 2.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum InputFiles {
+    /// Reads a PNG; failures name the file and the reason.
+    static func read(_ path: String) throws -> AnyRGBAImage {
+        try PNGCodec.read(path)
+    }
+
+    /// Refuses to write over one of the inputs.
+    static func checkOutput(_ output: String, isNotOneOf inputs: [String]) throws {
+        guard let target = canonical(output) else { return }  // does not exist yet
+        for input in inputs where canonical(input) == target {
+            throw InputError("\(output): the output would overwrite the input \(input)")
+        }
+    }
+
+    private static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
