@@ -4,7 +4,8 @@ import KiraShader
 /// An image channel type the renderer can read and write sixteen pixels at a time.
 ///
 /// Conversions are defined once here for both paths: a stored value `v` reads as
-/// `Float(v) / maxValue`, and a float `f` is stored as `round(clamp(f, 0, 1) * maxValue)`, ties to
+/// `Float(v) * (1 / maxValue)` (within an ulp of `v / maxValue`, exactly 1 at the maximum, and a
+/// multiply instead of a divide in the inner loop), and a float `f` is stored as `round(clamp(f, 0, 1) * maxValue)`, ties to
 /// even (``SIMD16/quantized(_:maxValue:)``).
 public protocol LaneChannel: ImageChannel {
     /// 255 or 65535.
@@ -18,7 +19,7 @@ public protocol LaneChannel: ImageChannel {
 extension LaneChannel {
     /// The value of a stored channel, in 0...1.
     @inlinable
-    public static func normalized(_ v: Self) -> Float { Float(v) / maxFloat }
+    public static func normalized(_ v: Self) -> Float { Float(v) * (1 / maxFloat) }
 
     /// The stored channel for `f` (clamped to 0...1).
     @inlinable
@@ -30,8 +31,8 @@ extension UInt8: LaneChannel {
 
     @inlinable @inline(__always)
     public static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
-        let v = SIMD16<Int32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD16<UInt32>.self))
-        @inline(__always) func channel(_ shift: Int32) -> Lanes { Lanes((v &>> shift) & 0xFF) / 255 }
+        let v = p.loadUnaligned(as: SIMD16<UInt32>.self)
+        @inline(__always) func channel(_ shift: UInt32) -> Lanes { Lanes(exactly: (v &>> shift) & 0xFF) * (1 / Float(255)) }
         return (RGBLanes(channel(0), channel(8), channel(16)), channel(24))
     }
 
@@ -51,10 +52,10 @@ extension UInt16: LaneChannel {
     @inlinable @inline(__always)
     public static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
         // Each pixel is two 32-bit words: R | G << 16, then B | A << 16.
-        let words = SIMD32<Int32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD32<UInt32>.self))
+        let words = p.loadUnaligned(as: SIMD32<UInt32>.self)
         let rg = words.evenHalf, ba = words.oddHalf
-        @inline(__always) func low(_ w: SIMD16<Int32>) -> Lanes { Lanes(w & 0xFFFF) / 65535 }
-        @inline(__always) func high(_ w: SIMD16<Int32>) -> Lanes { Lanes((w &>> 16) & 0xFFFF) / 65535 }
+        @inline(__always) func low(_ w: SIMD16<UInt32>) -> Lanes { Lanes(exactly: w & 0xFFFF) * (1 / Float(65535)) }
+        @inline(__always) func high(_ w: SIMD16<UInt32>) -> Lanes { Lanes(exactly: w &>> 16) * (1 / Float(65535)) }
         return (RGBLanes(low(rg), high(rg), low(ba)), high(ba))
     }
 

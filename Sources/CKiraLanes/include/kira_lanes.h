@@ -28,16 +28,21 @@ static inline __attribute__((always_inline)) kira_f16 kira_max(kira_f16 a, kira_
     return a > b ? a : b;
 }
 
-/// `floor` of each lane, exact for every float. Baseline x86-64 has no vector floor
-/// instruction, so this truncates through int32 and corrects lanes that were rounded up;
-/// lanes of magnitude 2^23 or more are integers already and pass through.
+/// `floor` of each lane, exact for every float. With SSE4.1 (and so AVX, AVX-512) this is one
+/// rounding instruction. Baseline x86-64 has none (the builtin would become sixteen `floorf`
+/// calls), so there it truncates through int32 and corrects lanes that were rounded up; lanes of
+/// magnitude 2^23 or more are integers already and pass through.
 static inline __attribute__((always_inline)) kira_f16 kira_floor(kira_f16 x) {
+#if defined(__SSE4_1__) || defined(__aarch64__)
+    return __builtin_elementwise_floor(x);
+#else
     kira_f16 big = (kira_f16)(8388608.0f);
     kira_i16 is_big = __builtin_elementwise_abs(x) >= big;
     kira_f16 safe = is_big ? (kira_f16)(0.0f) : x;
     kira_f16 t = __builtin_convertvector(__builtin_convertvector(safe, kira_i16), kira_f16);
     kira_f16 floored = t > safe ? t - 1.0f : t;
     return is_big ? x : floored;
+#endif
 }
 
 /// Round each lane to the nearest integer, ties to even, for lanes in [0, 2^22]; returns the
