@@ -65,7 +65,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"]),
     .testTarget(name: "KiraImageTests", dependencies: ["KiraImage"]),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCLITests", dependencies: ["KiraImage"]),
+    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira"]),
 ]
 
 let package = Package(

@@ -1,0 +1,67 @@
+import Foundation
+import Kira
+
+/// Runs the `kira` executable built beside the test bundle.
+enum CLIRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("kira").path }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+    }
+
+    static func run(_ arguments: [String], in directory: String) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A scratch directory with a small card (art, mask) in textures/ and an output/ folder, as a
+/// user's checkout has.
+final class Workspace {
+    let path: String
+    static let artSize = (width: 45, height: 63)
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/textures", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path + "/output", withIntermediateDirectories: true)
+        var art = RGBAImage<UInt8>(width: Self.artSize.width, height: Self.artSize.height)
+        for i in art.channels.indices { art.channels[i] = i % 4 == 3 ? 255 : UInt8((i * 13) % 200) }
+        var mask = RGBAImage<UInt8>(width: 20, height: 30)
+        for i in mask.channels.indices { mask.channels[i] = i % 4 == 3 ? 255 : UInt8((i / 4 * 37) % 256) }
+        for name in ["front", "back"] { try PNGCodec.write(art, to: "\(path)/textures/\(name).png") }
+        for name in ["mask", "back-mask"] { try PNGCodec.write(mask, to: "\(path)/textures/\(name).png") }
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
+
+    /// Every file under output/ (hidden ones included: a leftover temporary file is a failure).
+    func outputs() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: file("output"))) ?? []).sorted()
+    }
+
+    func run(_ arguments: String...) throws -> CLIRunner.Result {
+        try CLIRunner.run(arguments, in: path)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

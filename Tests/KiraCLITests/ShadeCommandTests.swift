@@ -1,0 +1,113 @@
+import Foundation
+import Kira
+import Testing
+
+@Suite struct ShadeCommandTests {
+    @Test func defaultsRenderTheSampleCard() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("shade")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let image = try PNGCodec.read(workspace.file("output/shade.png"))
+        #expect(image.width == Workspace.artSize.width && image.height == Workspace.artSize.height)
+        #expect(image.bitDepth == 8)
+        #expect(workspace.outputs() == ["shade.png"])
+    }
+
+    @Test func matchesTheLibraryRender() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.run("shade", "--tilt-x", "-7", "--tilt-y", "4", "-o", "output/a.png").status == 0)
+        let art = try PNGCodec.read(workspace.file("textures/front.png")).rgba8
+        let mask = try PNGCodec.read(workspace.file("textures/mask.png")).rgba8
+        let normal = Rotation.normalFromTilt(tiltXDegrees: -7, tiltYDegrees: 4)
+        let expected = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, as: UInt8.self)
+        #expect(try PNGCodec.read(workspace.file("output/a.png")) == .rgba8(expected))
+    }
+
+    @Test func negativeNumbersAsUsersTypeThem() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.run("shade", "--tilt-x", "-7", "-o", "output/a.png").status == 0)
+        #expect(try workspace.run("shade", "--tilt-x=-7", "-o", "output/b.png").status == 0)
+        #expect(try PNGCodec.read(workspace.file("output/a.png")) == PNGCodec.read(workspace.file("output/b.png")))
+        let normal = try workspace.run("shade", "--normal", "-0.3,0.2,0.9", "-o", "output/c.png")
+        #expect(normal.status == 0, "\(normal.stderr)")
+        #expect(try PNGCodec.read(workspace.file("output/c.png")) != PNGCodec.read(workspace.file("output/a.png")))
+    }
+
+    @Test func backShadesWithTheNegatedNormal() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.run("shade", "--back", "--tilt-x", "5", "-o", "output/back.png").status == 0)
+        let n = Rotation.normalFromTilt(tiltXDegrees: 5, tiltYDegrees: 0)
+        let explicit = try workspace.run(
+            "shade", "--art", "textures/back.png", "--mask", "textures/back-mask.png",
+            "--normal", "\(-n.x),\(-n.y),\(-n.z)", "-o", "output/explicit.png")
+        #expect(explicit.status == 0, "\(explicit.stderr)")
+        #expect(try PNGCodec.read(workspace.file("output/back.png")) == PNGCodec.read(workspace.file("output/explicit.png")))
+    }
+
+    @Test func sixteenBitOutput() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.run("shade", "--depth", "16", "-o", "output/deep.png").status == 0)
+        #expect(try workspace.run("shade", "-o", "output/flat.png").status == 0)
+        let deep = try PNGCodec.read(workspace.file("output/deep.png"))
+        #expect(deep.bitDepth == 16)
+        // Rounded to 8 bits, the 16-bit render is the 8-bit one (or within one step of it).
+        let flat = try PNGCodec.read(workspace.file("output/flat.png")).rgba8
+        let worst = zip(deep.rgba8.channels, flat.channels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 1)
+    }
+
+    @Test func threadCountDoesNotChangeTheOutput() throws {
+        let workspace = try Workspace()
+        for threads in [1, 2, 7] {
+            #expect(try workspace.run("shade", "--tilt-y", "9", "--threads", "\(threads)", "-o", "output/t\(threads).png").status == 0)
+        }
+        let one = try PNGCodec.read(workspace.file("output/t1.png"))
+        #expect(try PNGCodec.read(workspace.file("output/t2.png")) == one)
+        #expect(try PNGCodec.read(workspace.file("output/t7.png")) == one)
+    }
+}
+
+/// Bad input: one line on stderr, exit status 2, no output file.
+@Suite struct ShadeBadInputTests {
+    static let cases: [(String, [String])] = [
+        ("missing art", ["--art", "nope.png"]),
+        ("art is a directory", ["--art", "textures"]),
+        ("art is not a PNG", ["--art", "notes.txt"]),
+        ("art is empty", ["--art", "empty.png"]),
+        ("art is truncated", ["--art", "truncated.png"]),
+        ("zero normal", ["--normal", "0,0,0"]),
+        ("NaN normal", ["--normal", "nan,0,1"]),
+        ("infinite normal", ["--normal", "0,inf,1"]),
+        ("two-component normal", ["--normal", "0.1,0.2"]),
+        ("normal and tilt", ["--normal", "0,0,1", "--tilt-x", "3"]),
+        ("tilt not a number", ["--tilt-x", "abc"]),
+        ("NaN tilt", ["--tilt-y", "nan"]),
+        ("infinite tilt", ["--tilt-y=-inf"]),
+        ("tilt out of range", ["--tilt-x", "1e9"]),
+        ("bad depth", ["--depth", "12"]),
+        ("zero threads", ["--threads", "0"]),
+        ("unknown flag", ["--sparkle"]),
+        ("missing output directory", ["-o", "nowhere/x.png"]),
+        ("output is the input", ["-o", "textures/front.png"]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func badInputFailsCleanly(index: Int) throws {
+        let (name, arguments) = Self.cases[index]
+        let workspace = try Workspace()
+        try "just text\n".write(toFile: workspace.file("notes.txt"), atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: workspace.file("empty.png"), contents: Data())
+        let whole = try Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png")))
+        FileManager.default.createFile(atPath: workspace.file("truncated.png"), contents: whole.prefix(whole.count / 2))
+        let before = try Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png")))
+
+        let result = try CLIRunner.run(["shade"] + arguments, in: workspace.path)
+        #expect(result.status == 2, "\(name): exit \(result.status), stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(name): stderr should be one line: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("kira shade: "), "\(name): \(result.stderr)")
+        #expect(workspace.outputs().isEmpty, "\(name): left \(workspace.outputs())")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png"))) == before)
+    }
+}
