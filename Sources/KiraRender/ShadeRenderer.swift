@@ -21,6 +21,7 @@ public final class ShadeRenderer {
     private var noise: NoiseTables?
     private var maskColumns: MaskColumns?
     private var scratch = WorkerScratch()
+    private var angleBuffer: [SIMD3<Float>] = []
 
     /// - Parameters:
     ///   - threads: worker threads (default: one per processor).
@@ -39,36 +40,46 @@ public final class ShadeRenderer {
         art: RGBAImage<In>, mask: RGBAImage<M>, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
     ) throws(RenderError) {
-        guard KiraUniforms.isValidNormal(normal) else { throw RenderError.invalidNormal(normal) }
-        guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
-        guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
+        try validate(art: art, mask: mask, normals: CollectionOfOne(normal))
         if output.width != art.width || output.height != art.height {
             output = RGBAImage(width: art.width, height: art.height)
         }
-        let uniforms = KiraUniforms(normal: normal, parameters: parameters)
-        prepare(width: art.width, height: art.height, maskSize: (mask.width, mask.height), parameters: parameters)
+        let angle = KiraUniforms(normal: normal, parameters: parameters).angleColorRGB
+        output.channels.withUnsafeMutableBytes { outBytes in
+            withUnsafeTemporaryAllocation(of: SIMD3<Float>.self, capacity: 1) { angles in
+                angles[0] = angle
+                render(art: art, mask: mask, parameters: parameters, angles: UnsafeBufferPointer(angles),
+                       output: outBytes.baseAddress!, as: Out.self)
+            }
+        }
+    }
 
-        let tables = noise!
-        let columns = maskColumns!
-        scratch.reserve(workers: scheduler.workers, paddedWidth: tables.paddedWidth)
-        let tileRows = tileRows
-        let tiles = (art.height + tileRows - 1) / tileRows
-        art.channels.withUnsafeBytes { artBytes in
-            mask.channels.withUnsafeBytes { maskBytes in
-                output.channels.withUnsafeMutableBytes { outBytes in
-                    columns.indices.withUnsafeBufferPointer { columnIndices in
-                        let frame = FrameBuffers(
-                            art: artBytes.baseAddress!, mask: maskBytes.baseAddress!, output: outBytes.baseAddress!,
-                            width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
-                            maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
-                            scratch: scratch)
-                        let kernel = Kernel(tables: tables, uniforms: uniforms, frame: frame)
-                        scheduler.run(tiles: tiles) { tile, worker in
-                            let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
-                            kernel.shade(rows: rows, worker: worker, art: In.self, mask: M.self, output: Out.self)
-                        }
-                    }
-                }
+    /// Shades `art` for each of `normals` in one pass over the card: a *sweep*.
+    ///
+    /// The work that does not depend on the normal (noise, colours, reading the art and the mask)
+    /// is done once per pixel for all the frames, so each extra frame costs a fraction of a cold
+    /// one. Frame `k` of `output` is byte for byte what ``shade(art:mask:normal:parameters:into:)``
+    /// gives for `normals[k]`.
+    public func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
+        art: RGBAImage<In>, mask: RGBAImage<M>, normals: [SIMD3<Float>],
+        parameters: KiraParameters = .seed, into output: inout FrameStack<Out>
+    ) throws(RenderError) {
+        try validate(art: art, mask: mask, normals: normals)
+        if output.width != art.width || output.height != art.height || output.count != normals.count {
+            output = FrameStack(width: art.width, height: art.height, count: normals.count)
+        }
+        guard !normals.isEmpty else { return }
+        if angleBuffer.count < normals.count {
+            angleBuffer = Array(repeating: .zero, count: normals.count)
+        }
+        for (k, normal) in normals.enumerated() {
+            angleBuffer[k] = KiraUniforms(normal: normal, parameters: parameters).angleColorRGB
+        }
+        angleBuffer.withUnsafeBufferPointer { angles in
+            output.channels.withUnsafeMutableBytes { outBytes in
+                render(art: art, mask: mask, parameters: parameters,
+                       angles: UnsafeBufferPointer(rebasing: angles[0..<normals.count]),
+                       output: outBytes.baseAddress!, as: Out.self)
             }
         }
     }
@@ -81,6 +92,44 @@ public final class ShadeRenderer {
         var output = RGBAImage<Out>(width: art.width, height: art.height)
         try shade(art: art, mask: mask, normal: normal, parameters: parameters, into: &output)
         return output
+    }
+
+    private func validate<In, M, Normals: Collection<SIMD3<Float>>>(
+        art: RGBAImage<In>, mask: RGBAImage<M>, normals: Normals
+    ) throws(RenderError) {
+        for normal in normals where !KiraUniforms.isValidNormal(normal) { throw RenderError.invalidNormal(normal) }
+        guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
+        guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
+    }
+
+    /// Runs the kernel over every tile for the frames whose view-angle colours are `angles`;
+    /// frame `k` goes to `output + k * frameBytes`.
+    private func render<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
+        art: RGBAImage<In>, mask: RGBAImage<M>, parameters: KiraParameters,
+        angles: UnsafeBufferPointer<SIMD3<Float>>, output: UnsafeMutableRawPointer, as: Out.Type
+    ) {
+        prepare(width: art.width, height: art.height, maskSize: (mask.width, mask.height), parameters: parameters)
+        let tables = noise!
+        let columns = maskColumns!
+        scratch.reserve(workers: scheduler.workers, paddedWidth: tables.paddedWidth, frames: angles.count)
+        let tileRows = tileRows
+        let tiles = (art.height + tileRows - 1) / tileRows
+        art.channels.withUnsafeBytes { artBytes in
+            mask.channels.withUnsafeBytes { maskBytes in
+                columns.indices.withUnsafeBufferPointer { columnIndices in
+                    let frame = FrameBuffers(
+                        art: artBytes.baseAddress!, mask: maskBytes.baseAddress!, output: output,
+                        width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
+                        maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
+                        angles: angles, scratch: scratch)
+                    let kernel = Kernel(tables: tables, frame: frame)
+                    scheduler.run(tiles: tiles) { tile, worker in
+                        let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
+                        kernel.shade(rows: rows, worker: worker, art: In.self, mask: M.self, output: Out.self)
+                    }
+                }
+            }
+        }
     }
 
     private func prepare(width: Int, height: Int, maskSize: (Int, Int), parameters: KiraParameters) {
@@ -119,16 +168,19 @@ struct MaskColumns {
 
 /// Per-worker buffers, allocated once and grown only when a frame needs more.
 final class WorkerScratch: @unchecked Sendable {
-    /// Bytes per worker: a resampled mask row, then three 16-pixel tail buffers.
+    /// Bytes per worker: a resampled mask row, an art and a mask tail, one output tail per
+    /// frame, then per frame a pointer to its output row and one to its output tail.
     private(set) var stride = 0
     private(set) var base: UnsafeMutableRawPointer?
+    private(set) var maskRowBytes = 0
     private var capacity = 0
 
     static let maxPixelBytes = 8
     static let tailBytes = Lanes.scalarCount * maxPixelBytes
 
-    func reserve(workers: Int, paddedWidth: Int) {
-        let needed = paddedWidth * Self.maxPixelBytes + 3 * Self.tailBytes
+    func reserve(workers: Int, paddedWidth: Int, frames: Int) {
+        maskRowBytes = paddedWidth * Self.maxPixelBytes
+        let needed = maskRowBytes + (2 + frames) * Self.tailBytes + 2 * frames * MemoryLayout<UnsafeMutableRawPointer>.stride
         let total = needed * workers
         if total > capacity {
             base?.deallocate()
@@ -141,10 +193,11 @@ final class WorkerScratch: @unchecked Sendable {
     deinit { base?.deallocate() }
 }
 
-/// Raw views of one frame's images, shared read-only by the workers (each writes its own rows).
+/// Raw views of one render's images, shared read-only by the workers (each writes its own rows).
 struct FrameBuffers: @unchecked Sendable {
     let art: UnsafeRawPointer
     let mask: UnsafeRawPointer
+    /// Frame `k` starts at `output + k * width * height * pixelBytes`.
     let output: UnsafeMutableRawPointer
     let width: Int
     let height: Int
@@ -152,13 +205,14 @@ struct FrameBuffers: @unchecked Sendable {
     let maskHeight: Int
     /// Nil when the mask has the art's width.
     let maskColumns: UnsafePointer<Int32>?
+    /// Per frame, the colour of the view angle (`generateAngleRGB`).
+    let angles: UnsafeBufferPointer<SIMD3<Float>>
     let scratch: WorkerScratch
 }
 
 /// The per-row work: everything between the scheduler and the shader's lane functions.
 struct Kernel: @unchecked Sendable {
     let tables: NoiseTables
-    let uniforms: KiraUniforms
     let frame: FrameBuffers
 
     // Dispatches once per tile to code specialised for the three channel types, so that the
@@ -185,16 +239,36 @@ struct Kernel: @unchecked Sendable {
         let artPixel = 4 * MemoryLayout<I>.size
         let maskPixel = 4 * MemoryLayout<K>.size
         let outPixel = 4 * MemoryLayout<O>.size
+        let frameBytes = width * frame.height * outPixel
+        let frames = frame.angles.count
         let lanes = Lanes.scalarCount
         let scratch = frame.scratch.base! + worker * frame.scratch.stride
-        let tailArt = scratch + tables.paddedWidth * WorkerScratch.maxPixelBytes
+        let tailArt = scratch + frame.scratch.maskRowBytes
         let tailMask = tailArt + WorkerScratch.tailBytes
-        let tailOut = tailMask + WorkerScratch.tailBytes
-        let angle = uniforms.angleColorRGB
+        let tailOuts = tailMask + WorkerScratch.tailBytes
+        let rowOuts = (tailOuts + frames * WorkerScratch.tailBytes).assumingMemoryBound(to: UnsafeMutableRawPointer.self)
+        let tailPointers = rowOuts + frames
+        for k in 0..<frames { tailPointers[k] = tailOuts + k * WorkerScratch.tailBytes }
+        let angles = frame.angles.baseAddress!
+
+        // Sixteen pixels for every frame: the normal-independent work once, then per frame only
+        // the distance to that frame's view-angle colour and the composite.
+        @inline(__always) func shade16(_ row: NoiseTables.RowTables, _ x: Int, _ art: UnsafeRawPointer,
+                                       _ mask: UnsafeRawPointer, _ outs: UnsafeMutablePointer<UnsafeMutableRawPointer>,
+                                       _ offset: Int) {
+            let (layer, alpha) = I.loadLanes(art)
+            let mono = K.loadLanes(mask).rgb
+            let colors = KiraLanes.noiseColors(valueNoise: row.valueNoise(at: x))
+            for k in 0..<frames {
+                let kira = KiraLanes.generateKiraRGB(colors, angleColorRGB: angles[k])
+                O.storeLanes(KiraLanes.composite(kira: kira, layer: layer, mono: mono), alpha: alpha,
+                             to: outs[k] + offset)
+            }
+        }
 
         for y in rows {
             let artRow = frame.art + y * width * artPixel
-            let outRow = frame.output + y * width * outPixel
+            for k in 0..<frames { rowOuts[k] = frame.output + k * frameBytes + y * width * outPixel }
             let maskY = SeedShader.nearestTexel((Float(y) + 0.5) / Float(frame.height), size: frame.maskHeight)
             var maskRow = frame.mask + maskY * frame.maskWidth * maskPixel
             if let columns = frame.maskColumns {
@@ -207,19 +281,10 @@ struct Kernel: @unchecked Sendable {
             }
             let row = tables.rowTables(y)
 
-            @inline(__always) func shade16(_ x: Int, _ art: UnsafeRawPointer, _ mask: UnsafeRawPointer,
-                                           _ out: UnsafeMutableRawPointer) {
-                let (layer, alpha) = I.loadLanes(art)
-                let mono = K.loadLanes(mask).rgb
-                let rgb = KiraLanes.kiraEffect(
-                    valueNoise: row.valueNoise(at: x), layer: layer, mono: mono, angleColorRGB: angle)
-                O.storeLanes(rgb, alpha: alpha, to: out)
-            }
-
             let full = width - width % lanes
             var x = 0
             while x < full {
-                shade16(x, artRow + x * artPixel, maskRow + x * maskPixel, outRow + x * outPixel)
+                shade16(row, x, artRow + x * artPixel, maskRow + x * maskPixel, rowOuts, x * outPixel)
                 x += lanes
             }
             // The row's last partial group of pixels, the one place a tail is handled: copied to
@@ -228,8 +293,10 @@ struct Kernel: @unchecked Sendable {
                 let count = width - x
                 tailArt.copyMemory(from: artRow + x * artPixel, byteCount: count * artPixel)
                 tailMask.copyMemory(from: maskRow + x * maskPixel, byteCount: count * maskPixel)
-                shade16(x, tailArt, tailMask, tailOut)
-                (outRow + x * outPixel).copyMemory(from: tailOut, byteCount: count * outPixel)
+                shade16(row, x, tailArt, tailMask, tailPointers, 0)
+                for k in 0..<frames {
+                    (rowOuts[k] + x * outPixel).copyMemory(from: tailPointers[k], byteCount: count * outPixel)
+                }
             }
         }
     }

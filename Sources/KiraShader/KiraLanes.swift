@@ -33,16 +33,36 @@ public enum KiraLanes {
         return RGBLanes(Lanes.abs(qz + (qw - qy) / (6 * d + e)), d / (qx + e), qx)
     }
 
-    /// `generateKiraRGB` given the face's `angleColorRGB` (``KiraUniforms``).
+    /// The tilt-independent half of `generateKiraRGB`: the noise colour and the colour its hue
+    /// and saturation give at value 1 (`hsv2rgb` of `rgb2hsv(colorNoiseRGB)` before the multiply
+    /// by the value). Both depend on the pixel only, never on the face normal.
     @inlinable @inline(__always)
-    public static func generateKiraRGB(_ colorNoiseRGB: RGBLanes, angleColorRGB a: SIMD3<Float>) -> RGBLanes {
-        let dr = colorNoiseRGB.r - a.x
-        let dg = colorNoiseRGB.g - a.y
-        let db = colorNoiseRGB.b - a.z
-        let colorDiff = Lanes.sqrt(dr * dr + dg * dg + db * db)
+    public static func noiseColors(valueNoise: Lanes) -> NoiseColors {
+        let one = Lanes(repeating: 1)
+        let colorNoiseRGB = hsv2rgb(valueNoise, one, one)
         let hsv = rgb2hsv(colorNoiseRGB)
+        // hsv2rgb(h, s, v) is `v * mix(1, clamp(p - 1, 0, 1), s)`: keep the `mix` for later.
+        return NoiseColors(colorNoiseRGB: colorNoiseRGB, fullValueRGB: hsv2rgb(hsv.r, hsv.g, one))
+    }
+
+    /// The tilt-dependent half of `generateKiraRGB`: the value from the distance to the view
+    /// angle's colour, times the colour at value 1. With ``noiseColors(valueNoise:)`` this is
+    /// `generateKiraRGB` operation for operation (multiplying by a value of 1 is exact).
+    @inlinable @inline(__always)
+    public static func generateKiraRGB(_ colors: NoiseColors, angleColorRGB a: SIMD3<Float>) -> RGBLanes {
+        let dr = colors.colorNoiseRGB.r - a.x
+        let dg = colors.colorNoiseRGB.g - a.y
+        let db = colors.colorNoiseRGB.b - a.z
+        let colorDiff = Lanes.sqrt(dr * dr + dg * dg + db * db)
         let value = Lanes.max(1 - colorDiff, .zero)
-        return hsv2rgb(hsv.r, hsv.g, value)
+        let m = colors.fullValueRGB
+        return RGBLanes(value * m.r, value * m.g, value * m.b)
+    }
+
+    /// The end of `kiraEffect`: `layer.rgb + kira * mono`.
+    @inlinable @inline(__always)
+    public static func composite(kira: RGBLanes, layer: RGBLanes, mono: RGBLanes) -> RGBLanes {
+        RGBLanes(kira.r * mono.r + layer.r, kira.g * mono.g + layer.g, kira.b * mono.b + layer.b)
     }
 
     /// The body of `kiraEffect` after the noise: `layer.rgb + generateKiraRGB(hsv2rgb(noise)) * mono`.
@@ -50,13 +70,22 @@ public enum KiraLanes {
     public static func kiraEffect(valueNoise: Lanes, layer: RGBLanes, mono: RGBLanes,
                                   angleColorRGB: SIMD3<Float>) -> RGBLanes
     {
-        let one = Lanes(repeating: 1)
-        let colorNoiseRGB = hsv2rgb(valueNoise, one, one)
-        let kira = generateKiraRGB(colorNoiseRGB, angleColorRGB: angleColorRGB)
-        return RGBLanes(
-            kira.r * mono.r + layer.r,
-            kira.g * mono.g + layer.g,
-            kira.b * mono.b + layer.b)
+        let kira = generateKiraRGB(noiseColors(valueNoise: valueNoise), angleColorRGB: angleColorRGB)
+        return composite(kira: kira, layer: layer, mono: mono)
+    }
+}
+
+/// The per-pixel colours of the kira shine that do not depend on the face normal.
+public struct NoiseColors: Sendable {
+    /// `hsv2rgb(noise, 1, 1)`.
+    public var colorNoiseRGB: RGBLanes
+    /// `hsv2rgb(h, s, 1)` for `(h, s) = rgb2hsv(colorNoiseRGB)`.
+    public var fullValueRGB: RGBLanes
+
+    @inlinable @inline(__always)
+    public init(colorNoiseRGB: RGBLanes, fullValueRGB: RGBLanes) {
+        self.colorNoiseRGB = colorNoiseRGB
+        self.fullValueRGB = fullValueRGB
     }
 }
 

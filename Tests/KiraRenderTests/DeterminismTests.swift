@@ -36,3 +36,42 @@ import Testing
         #expect(output == (try ShadeRenderer().shade(art: art, mask: mask, normal: normal, as: UInt8.self)))
     }
 }
+
+/// A sweep renders many normals in one pass; each frame must be what a cold render gives.
+@Suite struct SweepTests {
+    @Test func sweepFramesEqualColdFrames() throws {
+        let art = TestImages.art(width: 53, height: 37)
+        let mask = TestImages.mask(width: 20, height: 11)
+        let normals = stride(from: Float(-10), through: 10, by: 4).map {
+            Rotation.normalFromTilt(tiltXDegrees: $0, tiltYDegrees: -$0 / 3)
+        } + [SIMD3(0, 0, -1)]
+        for threads in [1, 3] {
+            let renderer = ShadeRenderer(threads: threads, tileRows: 4)
+            var stack = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+            try renderer.shade(art: art, mask: mask, normals: normals, into: &stack)
+            #expect(stack.count == normals.count)
+            for (k, normal) in normals.enumerated() {
+                let cold = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, as: UInt8.self)
+                #expect(stack.frame(k) == cold, "frame \(k), \(threads) threads")
+            }
+        }
+    }
+
+    @Test func sixteenBitSweep() throws {
+        let art = TestImages.art(width: 19, height: 5, as: UInt16.self)
+        let normals = [SIMD3<Float>(0, 0, 1), SIMD3(0.2, -0.1, 0.9)]
+        var stack = FrameStack<UInt16>(width: 0, height: 0, count: 0)
+        try ShadeRenderer().shade(art: art, mask: art, normals: normals, into: &stack)
+        for (k, normal) in normals.enumerated() {
+            #expect(stack.frame(k) == (try ReferenceRenderer.shade(art: art, mask: art, normal: normal, as: UInt16.self)))
+        }
+    }
+
+    @Test func invalidNormalInSweepThrows() {
+        let art = TestImages.art(width: 4, height: 4)
+        var stack = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        #expect(throws: RenderError.invalidNormal(SIMD3(0, 0, 0))) {
+            try ShadeRenderer().shade(art: art, mask: art, normals: [SIMD3(0, 0, 1), .zero], into: &stack)
+        }
+    }
+}
