@@ -112,7 +112,6 @@ public final class ShadeRenderer {
         let tables = noise!
         let columns = maskColumns!
         scratch.reserve(workers: scheduler.workers, paddedWidth: tables.paddedWidth, frames: angles.count)
-        let tileRows = tileRows
         let tiles = (art.height + tileRows - 1) / tileRows
         art.channels.withUnsafeBytes { artBytes in
             mask.channels.withUnsafeBytes { maskBytes in
@@ -122,10 +121,12 @@ public final class ShadeRenderer {
                         width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
                         maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
                         angles: angles, scratch: scratch)
-                    let kernel = Kernel(tables: tables, frame: frame)
-                    scheduler.run(tiles: tiles) { tile, worker in
-                        let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
-                        kernel.shade(rows: rows, worker: worker, art: In.self, mask: M.self, output: Out.self)
+                    var kernel = Kernel(tables: tables, frame: frame, tileRows: tileRows,
+                                        depths: (In.bitDepth, M.bitDepth, Out.bitDepth))
+                    withUnsafeMutablePointer(to: &kernel) { kernel in
+                        scheduler.run(tiles: tiles, context: kernel) { kernel, tile, worker in
+                            kernel.assumingMemoryBound(to: Kernel.self).pointee.shade(tile: tile, worker: worker)
+                        }
                     }
                 }
             }
@@ -133,7 +134,9 @@ public final class ShadeRenderer {
     }
 
     private func prepare(width: Int, height: Int, maskSize: (Int, Int), parameters: KiraParameters) {
-        if let tables = noise, tables.width == width, tables.height == height, tables.parameters == parameters {
+        // No binding of `noise` here: a second reference to its arrays would make `recompute()`
+        // copy them.
+        if noise?.width == width, noise?.height == height, noise?.parameters == parameters {
             if recomputesNoiseTables { noise!.recompute() }
         } else {
             noise = NoiseTables(width: width, height: height, parameters: parameters)
@@ -214,13 +217,15 @@ struct FrameBuffers: @unchecked Sendable {
 struct Kernel: @unchecked Sendable {
     let tables: NoiseTables
     let frame: FrameBuffers
+    let tileRows: Int
+    /// Bits per channel of the art, the mask and the output.
+    let depths: (art: Int, mask: Int, output: Int)
 
-    // Dispatches once per tile to code specialised for the three channel types, so that the
-    // inner loop has no generic or existential calls.
-    func shade<I: LaneChannel, K: LaneChannel, O: LaneChannel>(
-        rows: Range<Int>, worker: Int, art: I.Type, mask: K.Type, output: O.Type
-    ) {
-        switch (I.bitDepth, K.bitDepth, O.bitDepth) {
+    /// Shades the rows of tile `tile` with code specialised for the three channel types, so that
+    /// the inner loop has no generic or existential calls.
+    func shade(tile: Int, worker: Int) {
+        let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
+        switch depths {
         case (8, 8, 8): shadeRows(rows, worker, UInt8.self, UInt8.self, UInt8.self)
         case (8, 8, 16): shadeRows(rows, worker, UInt8.self, UInt8.self, UInt16.self)
         case (8, 16, 8): shadeRows(rows, worker, UInt8.self, UInt16.self, UInt8.self)

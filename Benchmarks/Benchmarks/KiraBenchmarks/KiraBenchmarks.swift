@@ -1,0 +1,96 @@
+import Benchmark
+import Kira
+
+/// Throughput of the shader paths and of PNG coding on a synthetic card (the sample textures'
+/// sizes), with allocations counted. Setup happens outside the measured region; every benchmark
+/// checks that it produced something.
+let benchmarks: @Sendable () -> Void = {
+    let megapixels = BenchmarkMetric.custom("Mpx/s", polarity: .prefersLarger, useScalingFactor: false)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, megapixels],
+        timeUnits: .milliseconds,
+        warmupIterations: 2,
+        maxDuration: .seconds(3),
+        maxIterations: 200
+    )
+
+    func card(_ width: Int, _ height: Int) -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
+        var art = RGBAImage<UInt8>(width: width, height: height)
+        var mask = RGBAImage<UInt8>(width: width, height: height)
+        for i in art.channels.indices {
+            art.channels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: (i / 4 % width) * 3 + i / (4 * width))
+            mask.channels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: (i / 4) % 97 * 2)
+        }
+        return (art, mask)
+    }
+
+    func record(_ benchmark: Benchmark, pixels: Int, since start: ContinuousClock.Instant) {
+        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - start).components.seconds)
+        benchmark.measurement(megapixels, Int((Double(pixels) / seconds / 1e6).rounded()))
+    }
+
+    let normal = Rotation.normalFromTilt(tiltXDegrees: 6, tiltYDegrees: -4)
+
+    for (width, height) in [(630, 880), (1260, 1760)] {
+        let (art, mask) = card(width, height)
+        let size = "\(width)x\(height)"
+
+        Benchmark("Shade scalar reference \(size)", configuration: .init(maxDuration: .seconds(2), maxIterations: 3)) { benchmark in
+            let start = ContinuousClock.now
+            let image = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, as: UInt8.self)
+            record(benchmark, pixels: width * height, since: start)
+            precondition(image.width == width)
+            blackHole(image)
+        }
+
+        for threads in [1, TileScheduler.processorCount] {
+            Benchmark("Shade SIMD cold frame \(size) \(threads) thread(s)") { benchmark in
+                let renderer = ShadeRenderer(threads: threads)
+                renderer.recomputesNoiseTables = true
+                var output = RGBAImage<UInt8>(width: width, height: height)
+                try renderer.shade(art: art, mask: mask, normal: normal, into: &output)
+                benchmark.startMeasurement()
+                let start = ContinuousClock.now
+                try renderer.shade(art: art, mask: mask, normal: normal, into: &output)
+                record(benchmark, pixels: width * height, since: start)
+                benchmark.stopMeasurement()
+                precondition(output.channels[3] == art.channels[3])
+                blackHole(output)
+            }
+        }
+
+        Benchmark("Shade SIMD sweep of 8 tilts \(size) all threads") { benchmark in
+            let renderer = ShadeRenderer()
+            let normals = (0..<8).map { Rotation.normalFromTilt(tiltXDegrees: Float($0) - 4, tiltYDegrees: 3) }
+            var frames = FrameStack<UInt8>(width: width, height: height, count: normals.count)
+            try renderer.shade(art: art, mask: mask, normals: normals, into: &frames)
+            benchmark.startMeasurement()
+            let start = ContinuousClock.now
+            try renderer.shade(art: art, mask: mask, normals: normals, into: &frames)
+            record(benchmark, pixels: width * height * normals.count, since: start)
+            benchmark.stopMeasurement()
+            precondition(frames.count == 8)
+            blackHole(frames)
+        }
+
+        let encoded = try! PNGCodec.encode(art)
+        Benchmark("PNG decode \(size)") { benchmark in
+            let start = ContinuousClock.now
+            let image = try PNGCodec.decode(encoded)
+            record(benchmark, pixels: width * height, since: start)
+            precondition(image.width == width)
+            blackHole(image)
+        }
+
+        for (name, options) in [("standard", PNGCodec.EncodingOptions.standard), ("fast", .fast)] {
+            Benchmark("PNG encode \(name) \(size)") { benchmark in
+                let start = ContinuousClock.now
+                let bytes = try PNGCodec.encode(art, options: options)
+                record(benchmark, pixels: width * height, since: start)
+                precondition(bytes.count > 8)
+                blackHole(bytes)
+            }
+        }
+    }
+}
