@@ -65,6 +65,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"]),
     .testTarget(name: "KiraImageTests", dependencies: ["KiraImage"]),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"]),
     .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira"]),
 ]
 

@@ -14,7 +14,8 @@ struct KiraCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kira",
         abstract: "Render holographic (kira) trading-card frames on the CPU.",
-        subcommands: [ShadeCommand.self]
+        version: "kira \(BuildInfo.version) (\(BuildInfo.summary))",
+        subcommands: [ShadeCommand.self, TexturesCommand.self, BenchCommand.self]
     )
 
     /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is

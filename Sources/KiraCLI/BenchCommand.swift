@@ -1,0 +1,209 @@
+import ArgumentParser
+import Dispatch
+import Kira
+
+/// `kira bench`: measures the shader paths on this machine.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure shader throughput: scalar reference, SIMD cold frames at 1…N threads, tilt sweeps, PNG coding.",
+        discussion: """
+            Every figure is a measurement on this machine: each path runs its frames several times \
+            and the best run is reported. Without --art the sample card is resized to --size.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Frame size (default 1260x1760).", valueName: "WxH"))
+    var size = SizeArgument(width: 1260, height: 1760)
+
+    @Option(help: ArgumentHelp("Frames per measured run of the SIMD paths (the sweep renders them in one pass).", valueName: "n"))
+    var frames = 16
+
+    @Option(help: ArgumentHelp("Most threads to measure (default: one per processor).", valueName: "n"))
+    var threads: Int?
+
+    @Option(help: ArgumentHelp("Card art (PNG), used at its own size.", valueName: "path"))
+    var art: String?
+
+    @Option(help: ArgumentHelp("Holo mask (PNG).", valueName: "path"))
+    var mask: String?
+
+    @Option(help: ArgumentHelp("Timed runs per path; the best is reported.", valueName: "n"))
+    var repeats = 3
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func validate() throws {
+        try Check.integer(frames, "--frames", in: 1...1000)
+        try Check.integer(repeats, "--repeats", in: 1...100)
+        if let threads { try Check.integer(threads, "--threads", in: 1...1024) }
+        if (art == nil) != (mask == nil) { throw ValidationError("give --art and --mask together") }
+    }
+
+    func run() throws {
+        let (artImage, maskImage) = try loadCard()
+        let maxThreads = threads ?? TileScheduler.processorCount
+        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats)
+        try bench.measureAll(maxThreads: maxThreads)
+        if json {
+            print(bench.report.json)
+        } else {
+            print(bench.report.table)
+        }
+    }
+
+    private func loadCard() throws -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
+        if let art, let mask {
+            return (try InputFiles.read(art).rgba8, try InputFiles.read(mask).rgba8)
+        }
+        let front = try InputFiles.read(SampleFiles.front).rgba8
+        let holo = try InputFiles.read(SampleFiles.mask).rgba8
+        return (front.resized(width: size.width, height: size.height), holo.resized(width: size.width, height: size.height))
+    }
+}
+
+/// Runs the measurements and collects the results.
+struct Bench {
+    let art: RGBAImage<UInt8>
+    let mask: RGBAImage<UInt8>
+    let frames: Int
+    let repeats: Int
+    private(set) var report = BenchReport()
+
+    init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int) {
+        self.art = art
+        self.mask = mask
+        self.frames = frames
+        self.repeats = repeats
+        report.width = art.width
+        report.height = art.height
+    }
+
+    /// Normals of a tilt sweep: tiltY from -10° to 10°, as a drag across seed 003's card.
+    var normals: [SIMD3<Float>] {
+        (0..<frames).map { k in
+            let t = frames == 1 ? 0 : Float(k) / Float(frames - 1)
+            return Rotation.normalFromTilt(tiltXDegrees: 4, tiltYDegrees: -10 + 20 * t)
+        }
+    }
+
+    mutating func measureAll(maxThreads: Int) throws {
+        let normals = self.normals
+        let art = self.art, mask = self.mask
+
+        // The scalar reference: one frame, one thread.
+        try measure("scalar", threads: 1, frames: 1, repeats: 1) {
+            _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+        }
+
+        // Cold frames: every frame runs the whole shader, noise tables included.
+        var threadCounts = [1]
+        while threadCounts.last! * 2 <= maxThreads { threadCounts.append(threadCounts.last! * 2) }
+        if threadCounts.last! != maxThreads { threadCounts.append(maxThreads) }
+        for threads in threadCounts {
+            let renderer = ShadeRenderer(threads: threads)
+            renderer.recomputesNoiseTables = true
+            var output = RGBAImage<UInt8>(width: art.width, height: art.height)
+            try renderer.shade(art: art, mask: mask, normal: normals[0], into: &output)  // first touch
+            try measure("simd", threads: threads, frames: normals.count) {
+                for normal in normals { try renderer.shade(art: art, mask: mask, normal: normal, into: &output) }
+            }
+        }
+
+        // Sweeps: all the tilts in one pass over the card.
+        for threads in Set([1, maxThreads]).sorted() {
+            let renderer = ShadeRenderer(threads: threads)
+            var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normals.count)
+            try renderer.shade(art: art, mask: mask, normals: normals, into: &stack)
+            try measure("sweep", threads: threads, frames: normals.count) {
+                try renderer.shade(art: art, mask: mask, normals: normals, into: &stack)
+            }
+        }
+
+        // PNG coding of one frame, for scale: encoding usually dominates writing frames.
+        let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+        let encoded = try PNGCodec.encode(frame)
+        try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) }
+        try measure("png-encode-fast", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame, options: .fast) }
+        try measure("png-decode", threads: 1, frames: 1) { _ = try PNGCodec.decode(encoded) }
+    }
+
+    /// Times `body` `repeats` times and records the best run.
+    private mutating func measure(_ name: String, threads: Int, frames: Int, repeats: Int? = nil,
+                                  _ body: () throws -> Void) throws {
+        var best = Double.infinity
+        for _ in 0..<(repeats ?? self.repeats) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        report.paths.append(BenchReport.Path(
+            name: name, width: art.width, height: art.height, frames: frames, threads: threads, seconds: best))
+    }
+}
+
+/// What `kira bench` prints.
+struct BenchReport {
+    struct Path {
+        var name: String
+        var width: Int
+        var height: Int
+        var frames: Int
+        var threads: Int
+        var seconds: Double
+
+        var megapixelsPerSecond: Double { Double(width * height * frames) / seconds / 1e6 }
+        var framesPerSecond: Double { Double(frames) / seconds }
+    }
+
+    var width = 0
+    var height = 0
+    var paths: [Path] = []
+
+    var table: String {
+        var lines = ["kira bench: \(width)×\(height), \(BuildInfo.summary)"]
+        lines.append(pad("path", 16) + pad("threads", 8, right: true) + pad("frames", 8, right: true)
+            + pad("seconds", 10, right: true) + pad("Mpx/s", 10, right: true) + pad("frames/s", 10, right: true)
+            + pad("vs 1 thread", 12, right: true))
+        for path in paths {
+            let single = paths.first { $0.name == path.name && $0.threads == 1 }
+            let scaling = single.map { String(format2(path.megapixelsPerSecond / $0.megapixelsPerSecond)) + "×" } ?? ""
+            lines.append(pad(path.name, 16) + pad("\(path.threads)", 8, right: true) + pad("\(path.frames)", 8, right: true)
+                + pad(format3(path.seconds), 10, right: true) + pad(format1(path.megapixelsPerSecond), 10, right: true)
+                + pad(format1(path.framesPerSecond), 10, right: true) + pad(path.threads == 1 ? "" : scaling, 12, right: true))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        let items = paths.map { p in
+            #"{"name":"\#(p.name)","width":\#(p.width),"height":\#(p.height),"frames":\#(p.frames),"threads":\#(p.threads),"seconds":\#(p.seconds),"mpx_per_s":\#(p.megapixelsPerSecond),"frames_per_s":\#(p.framesPerSecond)}"#
+        }
+        return #"{"build":"\#(BuildInfo.summary)","width":\#(width),"height":\#(height),"paths":[\#(items.joined(separator: ","))]}"#
+    }
+
+    private func pad(_ s: String, _ n: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, n - s.count))
+        return right ? fill + s : s + fill
+    }
+}
+
+func format1(_ x: Double) -> String { formatted(x, digits: 1) }
+func format2(_ x: Double) -> String { formatted(x, digits: 2) }
+func format3(_ x: Double) -> String { formatted(x, digits: 3) }
+
+/// `x` with `digits` decimals (no Foundation needed).
+func formatted(_ x: Double, digits: Int) -> String {
+    guard x.isFinite else { return "\(x)" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (abs(x) * scale).rounded()
+    let whole = Int(rounded / scale), fraction = Int(rounded.truncatingRemainder(dividingBy: scale))
+    var text = "\(x < 0 && rounded > 0 ? "-" : "")\(whole)"
+    if digits > 0 {
+        let f = String(fraction)
+        text += "." + String(repeating: "0", count: digits - f.count) + f
+    }
+    return text
+}

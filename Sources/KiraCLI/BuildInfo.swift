@@ -1,0 +1,22 @@
+/// How this `kira` was built, for `--version` and benchmark reports.
+enum BuildInfo {
+    static let version = "0.1.0"
+
+    static var configuration: String {
+        #if DEBUG
+        "debug build (slow: use swift build -c release)"
+        #else
+        "release build"
+        #endif
+    }
+
+    static var cpu: String {
+        #if KIRA_NATIVE_CPU
+        "tuned to the build machine's CPU (trait NativeCPU: -target-cpu native)"
+        #else
+        "generic CPU target"
+        #endif
+    }
+
+    static var summary: String { "\(configuration), \(cpu)" }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Kira
+import KiraSamples
+
+/// `kira textures`: draws the sample card that textures/ holds.
+struct TexturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "textures",
+        abstract: "Draw the sample card (front, back and their holo masks) as PNG files."
+    )
+
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Directory to write into.", valueName: "dir"))
+    var outputDirectory = "textures"
+
+    @Option(help: ArgumentHelp("Card size.", valueName: "WxH"))
+    var size: SizeArgument = SizeArgument(width: SampleCard.width, height: SampleCard.height)
+
+    func run() throws {
+        guard FileIO.isDirectory(outputDirectory) else {
+            throw InputError("\(outputDirectory): no such directory")
+        }
+        let (w, h) = (size.width, size.height)
+        try PNGCodec.write(SampleCard.front(width: w, height: h), to: "\(outputDirectory)/front.png")
+        try PNGCodec.write(SampleCard.back(width: w, height: h), to: "\(outputDirectory)/back.png")
+        try PNGCodec.write(SampleCard.mask(width: w, height: h), to: "\(outputDirectory)/mask.png")
+        try PNGCodec.write(SampleCard.backMask(width: w, height: h), to: "\(outputDirectory)/back-mask.png")
+    }
+}
+
+/// A size typed as `WxH`, e.g. `630x880`.
+struct SizeArgument: ExpressibleByArgument {
+    var width: Int
+    var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h)
+        else { return nil }
+        width = w
+        height = h
+    }
+
+    var defaultValueDescription: String { "\(width)x\(height)" }
+}

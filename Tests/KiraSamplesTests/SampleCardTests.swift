@@ -1,0 +1,49 @@
+import KiraImage
+import Testing
+@testable import KiraSamples
+
+@Suite struct SampleCardTests {
+    @Test func imagesHaveTheRequestedSizeAndAreDeterministic() {
+        for (w, h) in [(64, 90), (33, 47)] {
+            for make in [SampleCard.front, SampleCard.back, SampleCard.mask, SampleCard.backMask] {
+                let image = make(w, h)
+                #expect(image.width == w && image.height == h)
+                #expect(make(w, h) == image)
+            }
+        }
+    }
+
+    @Test func masksAreOpaqueGrayWithShineAndShade() {
+        for mask in [SampleCard.mask(width: 64, height: 90), SampleCard.backMask(width: 64, height: 90)] {
+            var values = Set<UInt8>()
+            for i in stride(from: 0, to: mask.channels.count, by: 4) {
+                #expect(mask.channels[i] == mask.channels[i + 1] && mask.channels[i] == mask.channels[i + 2])
+                #expect(mask.channels[i + 3] == 255)
+                values.insert(mask.channels[i])
+            }
+            #expect(values.contains(0) && values.contains(255))
+        }
+    }
+
+    @Test func cornersAreTransparentAndUnmasked() {
+        let (w, h) = (64, 90)
+        let front = SampleCard.front(width: w, height: h), back = SampleCard.back(width: w, height: h)
+        let mask = SampleCard.mask(width: w, height: h)
+        for (x, y) in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)] {
+            #expect(front[x, y].w == 0 && back[x, y].w == 0 && mask[x, y].x == 0)
+        }
+    }
+
+    @Test func backIsMirrorSymmetricExceptTheTopLeftMark() {
+        let (w, h) = (101, 140)
+        let back = SampleCard.back(width: w, height: h)
+        var asymmetricInLeftTop = 0, asymmetricElsewhere = 0
+        for y in 0..<h {
+            for x in 0..<(w / 2) where back[x, y] != back[w - 1 - x, y] {
+                if x < w / 4 && y < h / 5 { asymmetricInLeftTop += 1 } else { asymmetricElsewhere += 1 }
+            }
+        }
+        #expect(asymmetricInLeftTop > 0, "the orientation mark must break the symmetry")
+        #expect(asymmetricElsewhere == 0)
+    }
+}
