@@ -1,0 +1,1 @@
+// The KiraCompare module: see the files beside this one.
