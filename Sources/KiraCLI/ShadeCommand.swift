@@ -81,14 +81,10 @@ struct ShadeCommand: ParsableCommand {
         let renderer = ShadeRenderer(threads: threads.count)
         let normal = faceNormal
         let parameters = shader.parameters
-        // The art's depth decides the input path; the output depth is the user's choice.
         func shade<Out: LaneChannel>(_: Out.Type) throws -> RGBAImage<Out> {
-            switch (artImage, maskImage) {
-            case (.rgba8(let a), .rgba8(let m)): try renderer.shade(art: a, mask: m, normal: normal, parameters: parameters, as: Out.self)
-            case (.rgba8(let a), .rgba16(let m)): try renderer.shade(art: a, mask: m, normal: normal, parameters: parameters, as: Out.self)
-            case (.rgba16(let a), .rgba8(let m)): try renderer.shade(art: a, mask: m, normal: normal, parameters: parameters, as: Out.self)
-            case (.rgba16(let a), .rgba16(let m)): try renderer.shade(art: a, mask: m, normal: normal, parameters: parameters, as: Out.self)
-            }
+            var image = RGBAImage<Out>(width: 0, height: 0)
+            try renderer.shade(art: artImage, mask: maskImage, normal: normal, parameters: parameters, into: &image)
+            return image
         }
         if depth == 16 {
             try PNGCodec.write(try shade(UInt16.self), to: output)

@@ -306,3 +306,19 @@ struct Kernel: @unchecked Sendable {
         }
     }
 }
+
+extension ShadeRenderer {
+    /// Shades art and a mask of either bit depth into `output`; see
+    /// ``shade(art:mask:normal:parameters:into:)``.
+    public func shade<Out: LaneChannel>(
+        art: AnyRGBAImage, mask: AnyRGBAImage, normal: SIMD3<Float>,
+        parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
+    ) throws(RenderError) {
+        switch (art, mask) {
+        case (.rgba8(let a), .rgba8(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
+        case (.rgba8(let a), .rgba16(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
+        case (.rgba16(let a), .rgba8(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
+        case (.rgba16(let a), .rgba16(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
+        }
+    }
+}

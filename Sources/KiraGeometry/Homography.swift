@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A plane-to-plane projective map in row-vector convention: a point maps as
+/// `[x y 1] · M = [X Y W]`, to `(X / W, Y / W)`.
+///
+/// This is what SwiftUI's `rotation3DEffect` does to a view (SPEC §3): the 4 × 4 Core Animation
+/// transform with the z row and column dropped, because the view is flat before and after.
+/// Double precision: homographies are chained and inverted, and pixel positions must stay exact
+/// to far below a pixel.
+public struct Homography: Sendable, Equatable, CustomStringConvertible {
+    /// The rows of `M`.
+    public var rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+
+    public init(rows r0: SIMD3<Double>, _ r1: SIMD3<Double>, _ r2: SIMD3<Double>) {
+        rows = (r0, r1, r2)
+    }
+
+    public static let identity = Homography(rows: SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
+
+    /// The translation by `offset`.
+    public static func translation(_ offset: SIMD2<Double>) -> Homography {
+        Homography(rows: SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(offset.x, offset.y, 1))
+    }
+
+    /// SwiftUI's `rotation3DEffect(angle, axis:, anchor:, anchorZ:, perspective:)` on a view of
+    /// `size` points (x right, y down).
+    ///
+    /// `translate(-a) · rotate(angle, axis) · P(d) · translate(+a)` with the anchor
+    /// `a = (anchor.x · W, anchor.y · H, anchorZ)`, the eye distance `d = max(W, H) / perspective`
+    /// (no perspective when `perspective` is 0), and the rotation rows of SPEC §3 for the
+    /// normalised axis. A positive angle about y turns the right edge away from the viewer.
+    public static func rotation3DEffect(
+        degrees: Double, axis: SIMD3<Double>, anchor: SIMD2<Double> = SIMD2(0.5, 0.5), anchorZ: Double = 0,
+        perspective: Double = 1, size: SIMD2<Double>
+    ) -> Homography {
+        let length = (axis * axis).sum().squareRoot()
+        precondition(length > 0 && length.isFinite, "the rotation axis must be finite and non-zero")
+        let n = axis / length
+        let radians = degrees * .pi / 180
+        let c = cos(radians), s = sin(radians), t = 1 - c
+        let (x, y, z) = (n.x, n.y, n.z)
+        let rotation: [[Double]] = [
+            [t * x * x + c, t * x * y + s * z, t * x * z - s * y, 0],
+            [t * x * y - s * z, t * y * y + c, t * y * z + s * x, 0],
+            [t * x * z + s * y, t * y * z - s * x, t * z * z + c, 0],
+            [0, 0, 0, 1],
+        ]
+        let eye = max(size.x, size.y) / perspective
+        var project = identity4
+        if perspective != 0 { project[2][3] = -1 / eye }
+        let a = SIMD3(anchor.x * size.x, anchor.y * size.y, anchorZ)
+        var toAnchor = identity4, fromAnchor = identity4
+        toAnchor[3] = [-a.x, -a.y, -a.z, 1]
+        fromAnchor[3] = [a.x, a.y, a.z, 1]
+        let m = multiply(multiply(multiply(toAnchor, rotation), project), fromAnchor)
+        // Keep rows and columns x, y and w: the view is flat (z = 0) and is flattened again.
+        func keep(_ row: Int) -> SIMD3<Double> { SIMD3(m[row][0], m[row][1], m[row][3]) }
+        return Homography(rows: keep(0), keep(1), keep(3))
+    }
+
+    /// `self` followed by `next`: the effect of applying the modifier of `self`, then the one of
+    /// `next` (SwiftUI applies modifiers from the view outwards).
+    public func then(_ next: Homography) -> Homography { self * next }
+
+    /// The row-vector product `a · b`: map by `a`, then by `b`.
+    public static func * (a: Homography, b: Homography) -> Homography {
+        func row(_ r: SIMD3<Double>) -> SIMD3<Double> { b.rows.0 * r.x + b.rows.1 * r.y + b.rows.2 * r.z }
+        return Homography(rows: row(a.rows.0), row(a.rows.1), row(a.rows.2))
+    }
+
+    /// `[x y 1] · M`, before the division by `W`.
+    public func homogeneous(_ p: SIMD2<Double>) -> SIMD3<Double> {
+        rows.0 * p.x + rows.1 * p.y + rows.2
+    }
+
+    /// Where `p` lands, or nil when it lands at or behind the eye (`W ≤ 0`).
+    public func apply(_ p: SIMD2<Double>) -> SIMD2<Double>? {
+        let h = homogeneous(p)
+        guard h.z > 0 else { return nil }
+        return SIMD2(h.x / h.z, h.y / h.z)
+    }
+
+    public var determinant: Double {
+        let (a, b, c) = rows
+        return a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x)
+    }
+
+    /// Whether a face mapped by this homography is seen from its front: the map keeps the
+    /// orientation of the plane (positive determinant, where `W > 0`).
+    public var preservesOrientation: Bool { determinant > 0 }
+
+    /// The inverse map, or nil when the homography is singular (a face seen edge-on).
+    public var inverse: Homography? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        let (a, b, c) = rows
+        // The adjugate's rows, divided by the determinant.
+        let r0 = SIMD3(b.y * c.z - b.z * c.y, a.z * c.y - a.y * c.z, a.y * b.z - a.z * b.y)
+        let r1 = SIMD3(b.z * c.x - b.x * c.z, a.x * c.z - a.z * c.x, a.z * b.x - a.x * b.z)
+        let r2 = SIMD3(b.x * c.y - b.y * c.x, a.y * c.x - a.x * c.y, a.x * b.y - a.y * b.x)
+        return Homography(rows: r0 / det, r1 / det, r2 / det)
+    }
+
+    public static func == (a: Homography, b: Homography) -> Bool {
+        a.rows.0 == b.rows.0 && a.rows.1 == b.rows.1 && a.rows.2 == b.rows.2
+    }
+
+    public var description: String { "Homography(\(rows.0), \(rows.1), \(rows.2))" }
+
+    private static let identity4: [[Double]] = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+
+    private static func multiply(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
+        (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+    }
+}

@@ -1,0 +1,379 @@
+import KiraGeometry
+import KiraImage
+import KiraShader
+
+/// One face of the card: its art and its holo mask (any sizes, either bit depth).
+public struct CardFace: Sendable {
+    public var art: AnyRGBAImage
+    public var mask: AnyRGBAImage
+
+    public init(art: AnyRGBAImage, mask: AnyRGBAImage) {
+        self.art = art
+        self.mask = mask
+    }
+}
+
+/// What lies behind the card.
+public enum FrameBackground: Sendable, Equatable {
+    case transparent
+    /// An opaque colour, channels in 0...1.
+    case color(SIMD3<Float>)
+
+    /// Premultiplied RGBA.
+    var premultiplied: SIMD4<Float> {
+        switch self {
+        case .transparent: .zero
+        case .color(let c): SIMD4(c.x, c.y, c.z, 1)
+        }
+    }
+}
+
+/// Which face shows.
+public enum FaceVisibility: String, Sendable, CaseIterable {
+    /// The face whose front is towards the viewer, as a solid card: nothing shows through, and
+    /// at exactly 90° neither face covers more than an edge.
+    case orientation
+    /// Seeds 002 and 003: both faces are drawn, the front with opacity `1 - flip / 180` and the
+    /// back over it with `flip / 180` (clamped), as their animated `.opacity` modifiers do.
+    case crossfade
+}
+
+/// A frame to render: the card, its pose, and the canvas around it.
+public struct FrameScene: Sendable {
+    public var front: CardFace
+    public var back: CardFace
+    public var pose: CardPose
+    public var canvasWidth: Int
+    public var canvasHeight: Int
+    public var background: FrameBackground
+    public var visibility: FaceVisibility
+    public var parameters: KiraParameters
+    public var rotationConvention: Rotation.Convention
+
+    /// A scene with the card centred on a canvas that fits it tilted by up to ±45°.
+    public init(front: CardFace, back: CardFace, pose: CardPose = CardPose(),
+                canvasSize: (width: Int, height: Int)? = nil, background: FrameBackground = .transparent,
+                visibility: FaceVisibility = .orientation, parameters: KiraParameters = .seed,
+                rotationConvention: Rotation.Convention = .seed) {
+        self.front = front
+        self.back = back
+        self.pose = pose
+        let size = canvasSize ?? Self.defaultCanvasSize(cardWidth: front.art.width, cardHeight: front.art.height)
+        canvasWidth = size.width
+        canvasHeight = size.height
+        self.background = background
+        self.visibility = visibility
+        self.parameters = parameters
+        self.rotationConvention = rotationConvention
+    }
+
+    /// The smallest canvas (with the card's parity, so the card sits on whole pixels) that holds
+    /// the card tilted by up to ±45° about x and y with the default perspective.
+    public static func defaultCanvasSize(cardWidth: Int, cardHeight: Int) -> (width: Int, height: Int) {
+        let size = SIMD2(Double(cardWidth), Double(cardHeight))
+        var extent = size / 2
+        for tx in stride(from: -45.0, through: 45, by: 15) {
+            for ty in stride(from: -45.0, through: 45, by: 15) {
+                let h = CardPose(tiltX: tx, tiltY: ty).cardHomography(size: size)
+                for corner in [SIMD2(0, 0), SIMD2(size.x, 0), SIMD2(0, size.y), size] {
+                    guard let p = h.apply(corner) else { continue }
+                    extent.x = max(extent.x, abs(p.x - size.x / 2))
+                    extent.y = max(extent.y, abs(p.y - size.y / 2))
+                }
+            }
+        }
+        func fit(_ half: Double, _ card: Int) -> Int {
+            let n = Int((2 * half).rounded(.up)) + 2
+            return n + (n - card) % 2
+        }
+        return (fit(extent.x, cardWidth), fit(extent.y, cardHeight))
+    }
+
+    /// Where the card's top-left corner sits on the canvas: centred, on whole pixels.
+    public var cardOrigin: SIMD2<Int> {
+        SIMD2((canvasWidth - front.art.width) / 2, (canvasHeight - front.art.height) / 2)
+    }
+}
+
+/// Renders the card as SwiftUI shows it: each visible face shaded flat by the kira shader, then
+/// projected through its `rotation3DEffect` homographies onto the canvas.
+///
+/// Every canvas pixel maps back through the inverse homography and samples the shaded face
+/// bilinearly (premultiplied, clamped to the face); edge pixels are weighted by the exact area of
+/// the pixel the face covers, so edges are smooth and a half-covered pixel blends half. Like
+/// ``ShadeRenderer``, a frame renderer reuses its buffers, and its output does not depend on the
+/// number of threads.
+public final class FrameRenderer {
+    /// Shades the faces, and lends its workers to the projection.
+    public let shader: ShadeRenderer
+    private var faceStore: AnyObject?
+    private var rowScratch: UnsafeMutablePointer<Float>?
+    private var rowScratchCount = 0
+
+    public init(threads: Int = TileScheduler.processorCount, tileRows: Int = 16) {
+        shader = ShadeRenderer(threads: threads, tileRows: tileRows)
+    }
+
+    deinit { rowScratch?.deallocate() }
+
+    /// Renders `scene` into `output`, which takes the canvas size.
+    public func render<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
+        guard scene.canvasWidth > 0, scene.canvasHeight > 0 else { throw RenderError.emptyImage("canvas") }
+        if output.width != scene.canvasWidth || output.height != scene.canvasHeight {
+            output = RGBAImage(width: scene.canvasWidth, height: scene.canvasHeight)
+        }
+        let card = SIMD2(Double(scene.front.art.width), Double(scene.front.art.height))
+        let origin = SIMD2(Double(scene.cardOrigin.x), Double(scene.cardOrigin.y))
+        let toCanvas = Homography.translation(origin)
+        let pose = scene.pose
+        let normal = pose.normal(convention: scene.rotationConvention)
+        let front = pose.frontHomography(size: card).then(toCanvas)
+        let back = pose.backHomography(size: card).then(toCanvas)
+
+        // Which faces to draw, bottom first, with their opacity.
+        var layers: [(face: CardFace, normal: SIMD3<Float>, homography: Homography, opacity: Float)] = []
+        switch scene.visibility {
+        case .orientation:
+            if front.preservesOrientation {
+                layers.append((scene.front, normal, front, 1))
+            } else if back.preservesOrientation {
+                layers.append((scene.back, -normal, back, 1))
+            }
+        case .crossfade:
+            let progress = Float(min(max(pose.flip / 180, 0), 1))
+            layers.append((scene.front, normal, front, 1 - progress))
+            layers.append((scene.back, -normal, back, progress))
+        }
+
+        let buffers: FaceBuffers<Out> = faceBuffers()
+        var projections: [FaceProjection] = []
+        for (index, layer) in layers.enumerated() where layer.opacity > 0 {
+            try shader.shade(art: layer.face.art, mask: layer.face.mask, normal: layer.normal,
+                             parameters: scene.parameters, into: &buffers.images[index])
+            // Face pixels to card points (a back of another size is stretched over the card),
+            // then onto the canvas.
+            let image = buffers.images[index]
+            let scale = Homography(rows: SIMD3(card.x / Double(image.width), 0, 0),
+                                   SIMD3(0, card.y / Double(image.height), 0), SIMD3(0, 0, 1))
+            if let projection = FaceProjection(
+                homography: scale.then(layer.homography), faceSize: SIMD2(image.width, image.height),
+                opacity: layer.opacity, canvas: SIMD2(scene.canvasWidth, scene.canvasHeight)) {
+                projections.append(projection)
+            }
+        }
+        project(projections, faces: buffers.images, background: scene.background.premultiplied, into: &output)
+    }
+
+    private func faceBuffers<C: ImageChannel>() -> FaceBuffers<C> {
+        if let buffers = faceStore as? FaceBuffers<C> { return buffers }
+        let buffers = FaceBuffers<C>()
+        faceStore = buffers
+        return buffers
+    }
+
+    private func project<Out: LaneChannel>(
+        _ projections: [FaceProjection], faces: [RGBAImage<Out>], background: SIMD4<Float>,
+        into output: inout RGBAImage<Out>
+    ) {
+        let scheduler = shader.scheduler
+        let width = output.width
+        if rowScratchCount < scheduler.workers * width * 4 {
+            rowScratch?.deallocate()
+            rowScratchCount = scheduler.workers * width * 4
+            rowScratch = .allocate(capacity: rowScratchCount)
+        }
+        let tileRows = shader.tileRows
+        let tiles = (output.height + tileRows - 1) / tileRows
+        faces[0].channels.withUnsafeBufferPointer { face0 in
+            faces[1].channels.withUnsafeBufferPointer { face1 in
+                output.channels.withUnsafeMutableBufferPointer { out in
+                    var job = ProjectionJob(
+                        projections: projections,
+                        faces: (UnsafeRawPointer(face0.baseAddress!), UnsafeRawPointer(face1.baseAddress!)),
+                        output: UnsafeMutableRawPointer(out.baseAddress!), depth: Out.bitDepth, width: width,
+                        height: output.height, tileRows: tileRows, background: background, scratch: rowScratch!)
+                    withUnsafeMutablePointer(to: &job) { job in
+                        scheduler.run(tiles: tiles, context: job) { job, tile, worker in
+                            job.assumingMemoryBound(to: ProjectionJob.self).pointee.run(tile: tile, worker: worker)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The shaded faces of a frame, kept between frames.
+private final class FaceBuffers<C: ImageChannel> {
+    var images = [RGBAImage<C>(width: 1, height: 1), RGBAImage<C>(width: 1, height: 1)]
+}
+
+/// A face placed on the canvas: the inverse map, the quad it covers and its opacity.
+struct FaceProjection {
+    /// Canvas points to face pixels.
+    let inverse: Homography
+    let faceSize: SIMD2<Int>
+    let opacity: Float
+    /// Inward edge lines of the quad, `a·x + b·y + c ≥ 0` inside, normalised so that the value is
+    /// the distance in pixels.
+    let edges: [SIMD3<Double>]
+    /// Rows and columns the quad touches.
+    let rows: Range<Int>
+    let columns: Range<Int>
+
+    /// Nil when the face is edge-on (no area) or reaches behind the eye.
+    init?(homography: Homography, faceSize: SIMD2<Int>, opacity: Float, canvas: SIMD2<Int>) {
+        let size = SIMD2(Double(faceSize.x), Double(faceSize.y))
+        let corners = [SIMD2(0, 0), SIMD2(size.x, 0), size, SIMD2(0, size.y)].compactMap { homography.apply($0) }
+        guard corners.count == 4, let inverse = homography.inverse else { return nil }
+        var area = 0.0
+        for i in 0..<4 {
+            let p = corners[i], q = corners[(i + 1) % 4]
+            area += p.x * q.y - q.x * p.y
+        }
+        guard abs(area) > 1e-9 else { return nil }
+        let sign: Double = area > 0 ? 1 : -1
+        var edges: [SIMD3<Double>] = []
+        for i in 0..<4 {
+            let p = corners[i], q = corners[(i + 1) % 4]
+            let d = q - p
+            let length = (d * d).sum().squareRoot()
+            guard length > 0 else { return nil }
+            // Left of p→q is inside for a counter-clockwise quad (in y-down coordinates, area > 0).
+            let a = -d.y * sign / length, b = d.x * sign / length
+            edges.append(SIMD3(a, b, -(a * p.x + b * p.y)))
+        }
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        let x0 = max(0, Int(xs.min()!.rounded(.down))), x1 = min(canvas.x, Int(xs.max()!.rounded(.up)) + 1)
+        let y0 = max(0, Int(ys.min()!.rounded(.down))), y1 = min(canvas.y, Int(ys.max()!.rounded(.up)) + 1)
+        guard x0 < x1, y0 < y1 else { return nil }
+        self.inverse = inverse
+        self.faceSize = faceSize
+        self.opacity = opacity
+        self.edges = edges
+        rows = y0..<y1
+        columns = x0..<x1
+    }
+
+    /// The share of the pixel square at (`x`, `y`) that the quad covers, exactly.
+    func coverage(x: Int, y: Int) -> Double {
+        let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
+        var nearest = Double.infinity
+        for e in edges {
+            let d = e.x * centre.x + e.y * centre.y + e.z
+            if d <= -0.7072 { return 0 }  // the whole pixel is outside this edge
+            nearest = min(nearest, d)
+        }
+        if nearest >= 0.7072 { return 1 }  // the whole pixel is inside every edge
+        // Clip the pixel square by each edge (Sutherland–Hodgman) and measure what is left. A
+        // square clipped by four lines has at most eight corners; two stack buffers ping-pong.
+        return withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 32) { buffer in
+            var polygon = buffer.baseAddress!, clipped = polygon + 16
+            polygon[0] = SIMD2(Double(x), Double(y))
+            polygon[1] = SIMD2(Double(x + 1), Double(y))
+            polygon[2] = SIMD2(Double(x + 1), Double(y + 1))
+            polygon[3] = SIMD2(Double(x), Double(y + 1))
+            var count = 4
+            for e in edges {
+                var kept = 0
+                for i in 0..<count {
+                    let p = polygon[i], q = polygon[(i + 1) % count]
+                    let dp = e.x * p.x + e.y * p.y + e.z, dq = e.x * q.x + e.y * q.y + e.z
+                    if dp >= 0 {
+                        clipped[kept] = p
+                        kept += 1
+                    }
+                    if (dp >= 0) != (dq >= 0) {
+                        clipped[kept] = p + (q - p) * (dp / (dp - dq))
+                        kept += 1
+                    }
+                }
+                swap(&polygon, &clipped)
+                count = kept
+                if count == 0 { return 0 }
+            }
+            var area = 0.0
+            for i in 0..<count {
+                let p = polygon[i], q = polygon[(i + 1) % count]
+                area += p.x * q.y - q.x * p.y
+            }
+            return min(1, abs(area) / 2)
+        }
+    }
+}
+
+/// The projection work of one frame, shared by the workers.
+private struct ProjectionJob: @unchecked Sendable {
+    let projections: [FaceProjection]
+    /// The shaded faces and the canvas, with channels of `depth` bits.
+    let faces: (UnsafeRawPointer, UnsafeRawPointer)
+    let output: UnsafeMutableRawPointer
+    let depth: Int
+    let width: Int
+    let height: Int
+    let tileRows: Int
+    let background: SIMD4<Float>
+    let scratch: UnsafeMutablePointer<Float>
+
+    func run(tile: Int, worker: Int) {
+        if depth == 16 { run(tile: tile, worker: worker, UInt16.self) } else { run(tile: tile, worker: worker, UInt8.self) }
+    }
+
+    private func run<Out: LaneChannel>(tile: Int, worker: Int, _: Out.Type) {
+        let row = scratch + worker * width * 4
+        for y in (tile * tileRows)..<min((tile + 1) * tileRows, height) {
+            for x in 0..<width { (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = background } }
+            for (index, projection) in projections.enumerated() where projection.rows.contains(y) {
+                let face = (index == 0 ? faces.0 : faces.1).assumingMemoryBound(to: Out.self)
+                draw(projection, face: face, row: row, y: y)
+            }
+            store(row, y: y, into: output.assumingMemoryBound(to: Out.self))
+        }
+    }
+
+    /// Composites one face over the row buffer (premultiplied RGBA floats).
+    private func draw<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+                                        row: UnsafeMutablePointer<Float>, y: Int) {
+        let inverse = projection.inverse
+        let fw = projection.faceSize.x, fh = projection.faceSize.y
+        for x in projection.columns {
+            let coverage = projection.coverage(x: x, y: y)
+            if coverage == 0 { continue }
+            let h = inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+            // Bilinear, pixel centres at +0.5, clamped to the face's edge texels.
+            let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
+            let x0 = Int(u), y0 = Int(v)
+            let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
+            let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
+            func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
+                let p = face + (ty * fw + tx) * 4
+                let a = Out.normalized(p[3])
+                return SIMD4(Out.normalized(p[0]) * a, Out.normalized(p[1]) * a, Out.normalized(p[2]) * a, a)
+            }
+            var color = texel(x0, y0)
+            if wx != 0 || wy != 0 {
+                let top = color + (texel(x1, y0) - color) * wx
+                let bottom = texel(x0, y1) + (texel(x1, y1) - texel(x0, y1)) * wx
+                color = top + (bottom - top) * wy
+            }
+            let weight = Float(coverage) * projection.opacity
+            let source = color * weight
+            (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
+                dst.pointee = source + dst.pointee * (1 - source.w)
+            }
+        }
+    }
+
+    /// Writes the row, un-premultiplied, as stored channels.
+    private func store<Out: LaneChannel>(_ row: UnsafeMutablePointer<Float>, y: Int, into output: UnsafeMutablePointer<Out>) {
+        let out = output + y * width * 4
+        for x in 0..<width {
+            let a = row[4 * x + 3]
+            let scale: Float = a > 0 ? 1 / a : 0
+            out[4 * x] = Out.quantize(row[4 * x] * scale)
+            out[4 * x + 1] = Out.quantize(row[4 * x + 1] * scale)
+            out[4 * x + 2] = Out.quantize(row[4 * x + 2] * scale)
+            out[4 * x + 3] = Out.quantize(a)
+        }
+    }
+}
