@@ -25,7 +25,7 @@ let nativeCPU: [SwiftSetting] = [
 
 let targets: [Target] = [
     // The umbrella module.
-    .target(name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare"]),
+    .target(name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation"]),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
     .target(name: "KiraShader", dependencies: ["CKiraLanes"], swiftSettings: nativeCPU),
@@ -35,6 +35,8 @@ let targets: [Target] = [
     .target(name: "KiraImage", dependencies: ["CKiraPNG"]),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
+    // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry"]),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask) committed under textures/.
@@ -67,6 +69,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"]),
     .testTarget(name: "KiraImageTests", dependencies: ["KiraImage"]),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"]),
     .testTarget(name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"]),
     .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira"]),

@@ -1,4 +1,5 @@
 // `import Kira` brings in every part of the engine.
+@_exported import KiraAnimation
 @_exported import KiraCompare
 @_exported import KiraGeometry
 @_exported import KiraImage

@@ -121,6 +121,21 @@ struct Bench {
             }
         }
 
+        // On-screen frames: the card tilted and part-flipped, shaded and projected with
+        // perspective onto its canvas (the canvas is larger than the card: Mpx/s counts card pixels).
+        let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
+        for threads in Set([1, maxThreads]).sorted() {
+            let renderer = FrameRenderer(threads: threads)
+            var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+            let poses = (0..<normals.count).map { k in
+                CardPose(tiltX: 6, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 25)
+            }
+            try renderer.render(FrameScene(front: face, back: face, pose: poses[0]), into: &canvas)
+            try measure("frame", threads: threads, frames: poses.count) {
+                for pose in poses { try renderer.render(FrameScene(front: face, back: face, pose: pose), into: &canvas) }
+            }
+        }
+
         // PNG coding of one frame, for scale: encoding usually dominates writing frames.
         let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
         let encoded = try PNGCodec.encode(frame)

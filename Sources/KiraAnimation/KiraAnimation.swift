@@ -1,0 +1,1 @@
+// The KiraAnimation module: see the files beside this one.

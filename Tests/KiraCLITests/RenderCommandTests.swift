@@ -1,0 +1,54 @@
+import Foundation
+import Kira
+import Testing
+
+@Suite struct RenderCommandTests {
+    @Test func rendersACentredCardOnTheDefaultCanvas() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("render", "--tilt-x", "-8", "--tilt-y=12", "--flip", "-30", "--background", "#102030")
+        #expect(result.status == 0, "\(result.stderr)")
+        let image = try PNGCodec.read(workspace.file("output/render.png"))
+        let (w, h) = FrameScene.defaultCanvasSize(cardWidth: Workspace.artSize.width, cardHeight: Workspace.artSize.height)
+        #expect(image.width == w && image.height == h)
+        #expect(workspace.outputs() == ["render.png"])
+    }
+
+    @Test func matchesTheLibrary() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("render", "--flip", "150", "--axis", "xy", "--perspective", "0.3",
+                                       "--size", "90x100", "--crossfade", "-o", "output/x.png")
+        #expect(result.status == 0, "\(result.stderr)")
+        let face = { (art: String, mask: String) in
+            CardFace(art: try PNGCodec.read(workspace.file(art)), mask: try PNGCodec.read(workspace.file(mask)))
+        }
+        let scene = FrameScene(
+            front: try face("textures/front.png", "textures/mask.png"),
+            back: try face("textures/back.png", "textures/back-mask.png"),
+            pose: CardPose(flip: 150, flipAxis: .diagonal, flipPerspective: 0.3), canvasSize: (90, 100),
+            visibility: .crossfade)
+        var expected = RGBAImage<UInt8>(width: 0, height: 0)
+        try FrameRenderer().render(scene, into: &expected)
+        #expect(try PNGCodec.read(workspace.file("output/x.png")) == .rgba8(expected))
+    }
+
+    static let badInputs: [(String, [String])] = [
+        ("NaN flip", ["--flip", "nan"]),
+        ("tilt out of range", ["--tilt-y", "-91"]),
+        ("bad axis", ["--axis", "z"]),
+        ("bad background", ["--background", "#12345"]),
+        ("bad size", ["--size", "0x10"]),
+        ("negative perspective", ["--perspective", "-1"]),
+        ("missing back", ["--back", "nope.png"]),
+        ("output over an input", ["-o", "textures/back.png"]),
+    ]
+
+    @Test(arguments: badInputs.indices)
+    func badInputFailsCleanly(index: Int) throws {
+        let (name, arguments) = Self.badInputs[index]
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(["render"] + arguments, in: workspace.path)
+        #expect(result.status == 2, "\(name): exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.hasPrefix("kira render: "), "\(name): \(result.stderr)")
+        #expect(workspace.outputs().isEmpty)
+    }
+}
