@@ -24,6 +24,7 @@ public struct RGBAImage<Channel: ImageChannel>: Sendable, Equatable {
     public var channels: [Channel]
 
     /// A `width` × `height` image with every channel zero (transparent black).
+    @inlinable
     public init(width: Int, height: Int) {
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
         self.width = width
@@ -32,6 +33,7 @@ public struct RGBAImage<Channel: ImageChannel>: Sendable, Equatable {
     }
 
     /// An image over existing channel values; `channels.count` must be `width * height * 4`.
+    @inlinable
     public init(width: Int, height: Int, channels: [Channel]) {
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
         precondition(channels.count == width * height * 4, "channel count does not match the size")
@@ -44,6 +46,7 @@ public struct RGBAImage<Channel: ImageChannel>: Sendable, Equatable {
     public var bitDepth: Int { Channel.bitDepth }
 
     /// The RGBA sample at (`x`, `y`).
+    @inlinable
     public subscript(x: Int, y: Int) -> SIMD4<Channel> {
         get {
             let i = (y * width + x) * 4

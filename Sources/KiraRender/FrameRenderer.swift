@@ -255,6 +255,41 @@ struct FaceProjection {
         columns = x0..<x1
     }
 
+    /// The columns of row `y` whose pixel the quad may touch (`covered`), and those whose whole
+    /// pixel lies inside every edge (`inside`, a sub-range): a convex quad meets a row in one run.
+    func spans(y: Int) -> (covered: Range<Int>, inside: Range<Int>) {
+        let cy = Double(y) + 0.5
+        // Half the pixel's diagonal: a pixel whose centre is this far inside (outside) an edge is
+        // wholly inside (outside) it.
+        let reach = 0.7072
+        var covered = (lower: Double(columns.lowerBound), upper: Double(columns.upperBound))
+        var inside = covered
+        for e in edges {
+            // Along the row the edge value is linear in x: e.x * (x + 0.5) + base.
+            let base = e.y * cy + e.z + e.x * 0.5
+            if e.x == 0 {
+                if base <= -reach { return (columns.lowerBound..<columns.lowerBound, columns.lowerBound..<columns.lowerBound) }
+                if base < reach { inside = (0, 0) }
+                continue
+            }
+            // x where the value reaches -reach (touching) and +reach (wholly inside).
+            let touch = (-reach - base) / e.x, whole = (reach - base) / e.x
+            if e.x > 0 {
+                covered.lower = max(covered.lower, touch.rounded(.down))
+                inside.lower = max(inside.lower, whole.rounded(.up))
+            } else {
+                covered.upper = min(covered.upper, touch.rounded(.up) + 1)
+                inside.upper = min(inside.upper, whole.rounded(.down) + 1)
+            }
+        }
+        let c0 = Int(max(covered.lower, Double(columns.lowerBound)))
+        let c1 = Int(min(covered.upper, Double(columns.upperBound)))
+        guard c0 < c1 else { return (c0..<c0, c0..<c0) }
+        let i0 = min(max(Int(max(inside.lower, Double(c0))), c0), c1)
+        let i1 = max(min(Int(min(inside.upper, Double(c1))), c1), i0)
+        return (c0..<c1, i0..<i1)
+    }
+
     /// The share of the pixel square at (`x`, `y`) that the quad covers, exactly.
     func coverage(x: Int, y: Int) -> Double {
         let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
@@ -332,35 +367,46 @@ private struct ProjectionJob: @unchecked Sendable {
     }
 
     /// Composites one face over the row buffer (premultiplied RGBA floats).
+    ///
+    /// The row splits into the pixels wholly inside the quad (coverage 1, the bulk) and the few
+    /// that an edge crosses (exact coverage); pixels outside are not visited.
     private func draw<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
                                         row: UnsafeMutablePointer<Float>, y: Int) {
-        let inverse = projection.inverse
-        let fw = projection.faceSize.x, fh = projection.faceSize.y
-        for x in projection.columns {
+        let spans = projection.spans(y: y)
+        for x in spans.covered where !spans.inside.contains(x) {
             let coverage = projection.coverage(x: x, y: y)
-            if coverage == 0 { continue }
-            let h = inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
-            // Bilinear, pixel centres at +0.5, clamped to the face's edge texels.
-            let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
-            let x0 = Int(u), y0 = Int(v)
-            let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
-            let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
-            func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
-                let p = face + (ty * fw + tx) * 4
-                let a = Out.normalized(p[3])
-                return SIMD4(Out.normalized(p[0]) * a, Out.normalized(p[1]) * a, Out.normalized(p[2]) * a, a)
-            }
-            var color = texel(x0, y0)
-            if wx != 0 || wy != 0 {
-                let top = color + (texel(x1, y0) - color) * wx
-                let bottom = texel(x0, y1) + (texel(x1, y1) - texel(x0, y1)) * wx
-                color = top + (bottom - top) * wy
-            }
-            let weight = Float(coverage) * projection.opacity
-            let source = color * weight
-            (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
-                dst.pointee = source + dst.pointee * (1 - source.w)
-            }
+            if coverage > 0 { blend(projection, face: face, row: row, x: x, y: y, weight: Float(coverage) * projection.opacity) }
+        }
+        for x in spans.inside {
+            blend(projection, face: face, row: row, x: x, y: y, weight: projection.opacity)
+        }
+    }
+
+    /// Samples the face bilinearly (premultiplied, clamped to its edge texels) where canvas pixel
+    /// (`x`, `y`) maps back to, and composites it with `weight` over the row buffer.
+    @inline(__always)
+    private func blend<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+                                         row: UnsafeMutablePointer<Float>, x: Int, y: Int, weight: Float) {
+        let fw = projection.faceSize.x, fh = projection.faceSize.y
+        let h = projection.inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+        let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
+        let x0 = Int(u), y0 = Int(v)
+        let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
+        let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
+        @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
+            let p = face + (ty * fw + tx) * 4
+            let a = Out.normalized(p[3])
+            return SIMD4(Out.normalized(p[0]) * a, Out.normalized(p[1]) * a, Out.normalized(p[2]) * a, a)
+        }
+        var color = texel(x0, y0)
+        if wx != 0 || wy != 0 {
+            let top = color + (texel(x1, y0) - color) * wx
+            let bottom = texel(x0, y1) + (texel(x1, y1) - texel(x0, y1)) * wx
+            color = top + (bottom - top) * wy
+        }
+        let source = color * weight
+        (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
+            dst.pointee = source + dst.pointee * (1 - source.w)
         }
     }
 

@@ -13,6 +13,7 @@ public struct FrameStack<Channel: ImageChannel>: Sendable, Equatable {
     public var channels: [Channel]
 
     /// `count` transparent black frames of `width` × `height`.
+    @inlinable
     public init(width: Int, height: Int, count: Int) {
         precondition(width >= 0 && height >= 0 && count >= 0, "sizes must not be negative")
         self.width = width
