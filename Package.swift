@@ -32,7 +32,7 @@ let targets: [Target] = [
     // Rotation matrices and face normals (seed 003's `normalFromTilt`).
     .target(name: "KiraGeometry"),
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
-    .target(name: "KiraImage", dependencies: ["CKiraPNG"]),
+    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles"]),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
@@ -61,18 +61,22 @@ let targets: [Target] = [
     ),
     // libpng's classic API behind a setjmp that never leaves C.
     .target(name: "CKiraPNG", dependencies: ["CLibPNG"]),
+    // Unnamed files (O_TMPFILE) for output that appears whole or not at all.
+    .target(name: "CKiraFiles"),
     // Lane polyfills (floor, sqrt, min/max, conversions) as clang vector builtins.
     .target(name: "CKiraLanes"),
 
     // MARK: - Tests
     .testTarget(name: "KiraShaderTests", dependencies: ["KiraShader"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"]),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage"]),
+    // Helpers shared by the test targets (hand-built PNG files).
+    .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport"),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"]),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"]),
     .testTarget(name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"]),
-    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira"]),
+    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"]),
 ]
 
 let package = Package(

@@ -21,6 +21,7 @@ struct KiraCommand: ParsableCommand {
     /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is
     /// reported as one line on stderr with exit status 2; help and version go to stdout with 0.
     static func main() {
+        unblockTerminationSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: ParsableCommand
         do {
@@ -36,6 +37,16 @@ struct KiraCommand: ParsableCommand {
         } catch {
             fail(String(describing: error), command: type(of: command).configuration.commandName)
         }
+    }
+
+    /// A parent may start Kira with signals blocked (a thread of a thread pool, say); a render
+    /// that cannot be interrupted is a hazard in a pipeline, so SIGINT, SIGTERM and SIGHUP are
+    /// unblocked (their dispositions, ignored or not, are left as inherited).
+    private static func unblockTerminationSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     private static func subcommandName(_ arguments: [String]) -> String? {

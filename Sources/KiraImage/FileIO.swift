@@ -1,3 +1,5 @@
+import CKiraFiles
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,41 +53,70 @@ public enum FileIO {
 
     /// Writes `bytes` to `path` so that the file appears whole or not at all.
     ///
-    /// The bytes go to a temporary file in the same directory, which is then renamed over
-    /// `path`; on any failure the temporary file is removed and `path` is left as it was.
+    /// The bytes go to an unnamed file in the same directory (Linux `O_TMPFILE`), which gets a
+    /// temporary name only once complete and is then renamed over `path`: a process killed while
+    /// writing leaves nothing behind. Where unnamed files are not supported, a named temporary
+    /// file in the same directory is used, removed on any failure. `path` is never left half
+    /// written.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
         let directory = parentDirectory(of: path)
         let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
-        guard !name.isEmpty else {
+        guard !name.isEmpty, name != ".", name != ".." else {
             throw ImageFileError(path: path, reason: "output path names a directory, not a file")
         }
-        var template = Array("\(directory)/.\(name).kira-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(errorText())")
+        if isDirectory(path) { throw ImageFileError(path: path, reason: "is a directory, not a file") }
+        let temporaryBase = "\(directory)/.\(name).kira-\(getpid())"
+
+        var fd = kira_open_unnamed(directory)
+        var temporary: String?  // the name the file has before the rename, once it has one
+        if fd < 0 {
+            let code = errno
+            guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
+                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(errorText(code))")
+            }
+            var template = Array("\(temporaryBase)-XXXXXX".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(errorText(errno))")
+            }
+            temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            // mkstemp creates the file readable by its owner only; give it the usual mode.
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
         }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+
         var failure: String?
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
-                failure = errorText()
+                failure = errorText(errno)
                 break
             }
             written += n
         }
-        // mkstemp creates the file readable by its owner only; give it the usual mode.
-        if failure == nil {
-            let mask = umask(0)
-            umask(mask)
-            if fchmod(fd, 0o666 & ~mask) != 0 { failure = errorText() }
+        if failure == nil, temporary == nil {
+            // Name the finished file, then move it into place.
+            var attempt = 0
+            while true {
+                let candidate = "\(temporaryBase)-\(attempt)"
+                if kira_name_unnamed(fd, candidate) == 0 {
+                    temporary = candidate
+                    break
+                }
+                if errno != EEXIST || attempt > 100 {
+                    failure = errorText(errno)
+                    break
+                }
+                attempt += 1
+            }
         }
-        if close(fd) != 0, failure == nil { failure = errorText() }
-        if failure == nil, rename(temporary, path) != 0 { failure = errorText() }
+        if close(fd) != 0, failure == nil { failure = errorText(errno) }
+        if failure == nil, let temporary, rename(temporary, path) != 0 { failure = errorText(errno) }
         if let failure {
-            unlink(temporary)
+            if let temporary { unlink(temporary) }
             throw ImageFileError(path: path, reason: "cannot write: \(failure)")
         }
     }
@@ -102,8 +133,8 @@ public enum FileIO {
         return parent.isEmpty ? "/" : String(parent)
     }
 
-    static func errorText() -> String {
-        String(cString: strerror(errno))
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     static func systemError(_ path: String) -> ImageFileError {

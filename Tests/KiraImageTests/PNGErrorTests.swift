@@ -1,3 +1,4 @@
+import KiraTestSupport
 import Testing
 @testable import KiraImage
 

@@ -1,11 +1,13 @@
+// Test support shared by the test targets; not part of Kira's API.
+
 /// Builds PNG files byte by byte, independently of libpng, so that decoding tests know the exact
 /// samples to expect. Image data is stored uncompressed (zlib "stored" blocks), every row with
 /// filter 0; Adam7 interlacing is supported.
-struct PNGFixture {
-    enum ColorType: UInt8 {
+public struct PNGFixture {
+    public enum ColorType: UInt8, Sendable {
         case gray = 0, rgb = 2, palette = 3, grayAlpha = 4, rgba = 6
 
-        var samplesPerPixel: Int {
+        public var samplesPerPixel: Int {
             switch self {
             case .gray, .palette: 1
             case .grayAlpha: 2
@@ -15,20 +17,32 @@ struct PNGFixture {
         }
     }
 
-    var width: Int
-    var height: Int
-    var colorType: ColorType
-    var bitDepth: Int
-    var interlaced = false
+    public var width: Int
+    public var height: Int
+    public var colorType: ColorType
+    public var bitDepth: Int
+    public var interlaced = false
     /// `width * height * samplesPerPixel` samples, each below `1 << bitDepth`.
-    var samples: [Int]
+    public var samples: [Int]
     /// PLTE entries (RGB) for palette images.
-    var palette: [(UInt8, UInt8, UInt8)] = []
+    public var palette: [(UInt8, UInt8, UInt8)] = []
     /// Raw tRNS chunk contents, if any.
-    var transparency: [UInt8]? = nil
+    public var transparency: [UInt8]? = nil
+
+    public init(width: Int, height: Int, colorType: ColorType, bitDepth: Int, interlaced: Bool = false,
+                samples: [Int], palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil) {
+        self.width = width
+        self.height = height
+        self.colorType = colorType
+        self.bitDepth = bitDepth
+        self.interlaced = interlaced
+        self.samples = samples
+        self.palette = palette
+        self.transparency = transparency
+    }
 
     /// The complete file.
-    var bytes: [UInt8] {
+    public var bytes: [UInt8] {
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr = Self.bigEndian(UInt32(width)) + Self.bigEndian(UInt32(height))
         ihdr += [UInt8(bitDepth), colorType.rawValue, 0, 0, interlaced ? 1 : 0]
@@ -85,16 +99,16 @@ struct PNGFixture {
         return out
     }
 
-    static func bigEndian(_ v: UInt32) -> [UInt8] {
+    public static func bigEndian(_ v: UInt32) -> [UInt8] {
         [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
     }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -103,7 +117,7 @@ struct PNGFixture {
         return ~crc
     }
 
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
         repeat {
