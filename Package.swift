@@ -42,11 +42,13 @@ let targets: [Target] = [
     // The procedural sample card (front, back, holo mask) committed under textures/.
     .target(name: "KiraSamples", dependencies: ["KiraImage"]),
 
+    // Parsing of command-line values, as pure functions the fuzzer can reach.
+    .target(name: "KiraArguments"),
     // The `kira` command-line tool, one file per subcommand.
     .executableTarget(
         name: "KiraCLI",
         dependencies: [
-            "Kira", "KiraSamples",
+            "Kira", "KiraSamples", "KiraArguments",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: nativeCPU

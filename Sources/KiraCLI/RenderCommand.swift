@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kira
+import KiraArguments
 
 /// `kira render`: one on-screen frame of the card, tilted and flipped as SwiftUI shows it.
 struct RenderCommand: ParsableCommand {
@@ -120,9 +121,8 @@ struct BackgroundArgument: ExpressibleByArgument {
             value = .transparent
             return
         }
-        let hex = argument.hasPrefix("#") ? argument.dropFirst() : Substring(argument)
-        guard hex.count == 6, let rgb = UInt32(hex, radix: 16) else { return nil }
-        value = .color(SIMD3(Float(rgb >> 16 & 0xFF), Float(rgb >> 8 & 0xFF), Float(rgb & 0xFF)) / 255)
+        guard let color = ArgumentValues.hexColor(argument) else { return nil }
+        value = .color(color)
     }
 
     var defaultValueDescription: String { "transparent" }

@@ -27,23 +27,3 @@ struct TexturesCommand: ParsableCommand {
     }
 }
 
-/// A size typed as `WxH`, e.g. `630x880`.
-struct SizeArgument: ExpressibleByArgument {
-    var width: Int
-    var height: Int
-
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h)
-        else { return nil }
-        width = w
-        height = h
-    }
-
-    var defaultValueDescription: String { "\(width)x\(height)" }
-}

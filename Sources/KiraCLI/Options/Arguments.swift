@@ -1,27 +1,32 @@
 import ArgumentParser
+import KiraArguments
 
 /// A 3-vector typed as `X,Y,Z`, e.g. `--normal -0.3,0.2,0.9`.
 struct Vector3Argument: ExpressibleByArgument {
     var value: SIMD3<Float>
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        let numbers = parts.compactMap { Float($0.trimmingCharacters(in: " ")) }
-        guard numbers.count == 3 else { return nil }
-        value = SIMD3(numbers[0], numbers[1], numbers[2])
+        guard let value = ArgumentValues.vector3(argument) else { return nil }
+        self.value = value
     }
-
-    static var defaultCompletionKind: CompletionKind { .default }
 }
 
-extension Substring {
-    fileprivate func trimmingCharacters(in set: Character) -> Substring {
-        var s = self
-        while s.first == set { s = s.dropFirst() }
-        while s.last == set { s = s.dropLast() }
-        return s
+/// A size typed as `WxH`, e.g. `630x880`.
+struct SizeArgument: ExpressibleByArgument {
+    var width: Int
+    var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
     }
+
+    init?(argument: String) {
+        guard let size = ArgumentValues.size(argument) else { return nil }
+        (width, height) = size
+    }
+
+    var defaultValueDescription: String { "\(width)x\(height)" }
 }
 
 /// Input checks shared by the commands; each failure is a one-line `ValidationError`.
