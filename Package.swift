@@ -15,7 +15,10 @@ let products: [Product] = [
 // (or AVX2) instead of baseline x86-64's SSE, about 2.5× faster (README, "Performance"). The flag
 // is a default trait so that the plain `swift build -c release` is the fast build. A package that
 // depends on Kira gets it too unless it asks for `traits: []`; binaries built with it run only on
-// CPUs like the build machine's, and `kira --version` says so.
+// CPUs like the build machine's, and `kira --version` says so. Every Swift target takes the same
+// setting: SIMD values wider than 16 bytes are passed in different registers with and without
+// AVX, so modules compiled differently must not pass them to each other (public API that does is
+// @inlinable, for packages that depend on Kira).
 let nativeCPU: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "native", "-Xcc", "-march=native"], .when(traits: ["NativeCPU"])),
     .define("KIRA_NATIVE_CPU", .when(traits: ["NativeCPU"])),
@@ -25,25 +28,27 @@ let nativeCPU: [SwiftSetting] = [
 
 let targets: [Target] = [
     // The umbrella module.
-    .target(name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation"]),
+    .target(
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation"],
+        swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
     .target(name: "KiraShader", dependencies: ["CKiraLanes"], swiftSettings: nativeCPU),
     // Rotation matrices and face normals (seed 003's `normalFromTilt`).
-    .target(name: "KiraGeometry"),
+    .target(name: "KiraGeometry", swiftSettings: nativeCPU),
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
-    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles"]),
+    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles"], swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
-    .target(name: "KiraAnimation", dependencies: ["KiraGeometry"]),
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask) committed under textures/.
-    .target(name: "KiraSamples", dependencies: ["KiraImage"]),
+    .target(name: "KiraSamples", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
 
     // Parsing of command-line values, as pure functions the fuzzer can reach.
-    .target(name: "KiraArguments"),
+    .target(name: "KiraArguments", swiftSettings: nativeCPU),
     // The `kira` command-line tool, one file per subcommand.
     .executableTarget(
         name: "KiraCLI",
@@ -70,15 +75,15 @@ let targets: [Target] = [
 
     // MARK: - Tests
     .testTarget(name: "KiraShaderTests", dependencies: ["KiraShader"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"]),
+    .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Helpers shared by the test targets (hand-built PNG files).
-    .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport"),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"]),
+    .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"]),
+    .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"]),
-    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"]),
+    .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"], swiftSettings: nativeCPU),
 ]
 
 let package = Package(

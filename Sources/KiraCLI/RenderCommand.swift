@@ -28,23 +28,23 @@ struct RenderCommand: ParsableCommand {
 
     @Option(name: .customLong("tilt-x"), parsing: .unconditional,
             help: ArgumentHelp("Tilt about the x axis, in degrees (-90...90).", valueName: "deg"))
-    var tiltX: Float = 0
+    var tiltX: Double = 0
 
     @Option(name: .customLong("tilt-y"), parsing: .unconditional,
             help: ArgumentHelp("Tilt about the y axis, in degrees (-90...90).", valueName: "deg"))
-    var tiltY: Float = 0
+    var tiltY: Double = 0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Flip angle in degrees: 0 front, 180 back (-720...720).", valueName: "deg"))
-    var flip: Float = 0
+    var flip: Double = 0
 
     @Option(help: ArgumentHelp("Flip axis: y (seed 003), x, or xy (the diagonal 1,1,0).", valueName: "y|x|xy"))
     var axis: AxisArgument = .y
 
     @Option(help: ArgumentHelp("Perspective of the flip (seed 003: 0.7; 0 for none).", valueName: "p"))
-    var perspective: Float = 0.7
+    var perspective: Double = 0.7
 
     @Option(name: .customLong("tilt-perspective"), help: ArgumentHelp("Perspective of the tilts (SwiftUI's default: 1).", valueName: "p"))
-    var tiltPerspective: Float = 1
+    var tiltPerspective: Double = 1
 
     @Flag(help: "Show the faces as seeds 002/003 do: an opacity crossfade by flip angle, instead of the face towards the viewer.")
     var crossfade = false
@@ -91,8 +91,8 @@ struct RenderCommand: ParsableCommand {
         let front = CardFace(art: try InputFiles.read(art), mask: try InputFiles.read(mask))
         let backFace = CardFace(art: try InputFiles.read(back), mask: try InputFiles.read(backMask))
         let pose = CardPose(
-            tiltX: Double(tiltX), tiltY: Double(tiltY), flip: Double(flip), flipAxis: axis.axis,
-            flipPerspective: Double(perspective), tiltPerspective: Double(tiltPerspective))
+            tiltX: tiltX, tiltY: tiltY, flip: flip, flipAxis: axis.axis,
+            flipPerspective: perspective, tiltPerspective: tiltPerspective)
         let scene = FrameScene(
             front: front, back: backFace, pose: pose, canvasSize: size.map { ($0.width, $0.height) },
             background: background.value, visibility: crossfade ? .crossfade : .orientation,

@@ -9,6 +9,7 @@ public struct CardPose: Sendable, Equatable {
     public enum FlipAxis: String, Sendable, CaseIterable {
         case y, x, diagonal
 
+        @inlinable
         public var vector: SIMD3<Double> {
             switch self {
             case .y: SIMD3(0, 1, 0)

@@ -13,12 +13,24 @@ import Darwin
 /// transform with the z row and column dropped, because the view is flat before and after.
 /// Double precision: homographies are chained and inverted, and pixel positions must stay exact
 /// to far below a pixel.
+///
+/// The entries are stored as scalars, and every member that takes or returns a `SIMD3<Double>`
+/// is inlinable: a 32-byte vector is passed in different registers with and without AVX, and
+/// Kira's `NativeCPU` trait compiles Kira for the build machine while a package that uses it may
+/// not be.
 public struct Homography: Sendable, Equatable, CustomStringConvertible {
-    /// The rows of `M`.
-    public var rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+    @usableFromInline var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
 
+    /// The rows of `M`.
+    @inlinable
+    public var rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
+        get { (SIMD3(m.0, m.1, m.2), SIMD3(m.3, m.4, m.5), SIMD3(m.6, m.7, m.8)) }
+        set { self = Homography(rows: newValue.0, newValue.1, newValue.2) }
+    }
+
+    @inlinable
     public init(rows r0: SIMD3<Double>, _ r1: SIMD3<Double>, _ r2: SIMD3<Double>) {
-        rows = (r0, r1, r2)
+        m = (r0.x, r0.y, r0.z, r1.x, r1.y, r1.z, r2.x, r2.y, r2.z)
     }
 
     public static let identity = Homography(rows: SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
@@ -35,10 +47,21 @@ public struct Homography: Sendable, Equatable, CustomStringConvertible {
     /// `a = (anchor.x · W, anchor.y · H, anchorZ)`, the eye distance `d = max(W, H) / perspective`
     /// (no perspective when `perspective` is 0), and the rotation rows of SPEC §3 for the
     /// normalised axis. A positive angle about y turns the right edge away from the viewer.
+    @inlinable
     public static func rotation3DEffect(
         degrees: Double, axis: SIMD3<Double>, anchor: SIMD2<Double> = SIMD2(0.5, 0.5), anchorZ: Double = 0,
         perspective: Double = 1, size: SIMD2<Double>
     ) -> Homography {
+        rotation3DEffect(degrees: degrees, axisX: axis.x, axisY: axis.y, axisZ: axis.z, anchor: anchor,
+                         anchorZ: anchorZ, perspective: perspective, size: size)
+    }
+
+    @usableFromInline
+    static func rotation3DEffect(
+        degrees: Double, axisX: Double, axisY: Double, axisZ: Double, anchor: SIMD2<Double>, anchorZ: Double,
+        perspective: Double, size: SIMD2<Double>
+    ) -> Homography {
+        let axis = SIMD3(axisX, axisY, axisZ)
         let length = (axis * axis).sum().squareRoot()
         precondition(length > 0 && length.isFinite, "the rotation axis must be finite and non-zero")
         let n = axis / length
@@ -75,6 +98,7 @@ public struct Homography: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `[x y 1] · M`, before the division by `W`.
+    @inlinable
     public func homogeneous(_ p: SIMD2<Double>) -> SIMD3<Double> {
         rows.0 * p.x + rows.1 * p.y + rows.2
     }

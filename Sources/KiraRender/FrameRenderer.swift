@@ -29,13 +29,31 @@ public enum FrameBackground: Sendable, Equatable {
 }
 
 /// Which face shows.
-public enum FaceVisibility: String, Sendable, CaseIterable {
+public enum FaceVisibility: Sendable, Equatable {
     /// The face whose front is towards the viewer, as a solid card: nothing shows through, and
     /// at exactly 90° neither face covers more than an edge.
     case orientation
     /// Seeds 002 and 003: both faces are drawn, the front with opacity `1 - flip / 180` and the
     /// back over it with `flip / 180` (clamped), as their animated `.opacity` modifiers do.
     case crossfade
+    /// Seeds 000 and 004: the faces turn separately, each by its own angle about the flip axis
+    /// (the back is not pre-rotated, and the pose's `flip` is unused); the back is drawn first and
+    /// the front over it, each only while it faces the viewer.
+    case separateFaces(front: Double, back: Double)
+}
+
+/// A side of the card.
+public enum CardSide: Sendable {
+    case front, back
+}
+
+/// One face to draw: which side, shaded with which normal, placed by which homography (card
+/// points to canvas), at which opacity.
+struct FaceLayer {
+    let side: CardSide
+    let normal: SIMD3<Float>
+    let homography: Homography
+    let opacity: Float
 }
 
 /// A frame to render: the card, its pose, and the canvas around it.
@@ -93,6 +111,36 @@ public struct FrameScene: Sendable {
     public var cardOrigin: SIMD2<Int> {
         SIMD2((canvasWidth - front.art.width) / 2, (canvasHeight - front.art.height) / 2)
     }
+
+    /// The faces to draw, bottom first.
+    func layers() -> [FaceLayer] {
+        let card = SIMD2(Double(front.art.width), Double(front.art.height))
+        let toCanvas = Homography.translation(SIMD2(Double(cardOrigin.x), Double(cardOrigin.y)))
+        let normal = pose.normal(convention: rotationConvention)
+        let frontMap = pose.frontHomography(size: card).then(toCanvas)
+        let backMap = pose.backHomography(size: card).then(toCanvas)
+        switch visibility {
+        case .orientation:
+            if frontMap.preservesOrientation { return [FaceLayer(side: .front, normal: normal, homography: frontMap, opacity: 1)] }
+            if backMap.preservesOrientation { return [FaceLayer(side: .back, normal: -normal, homography: backMap, opacity: 1)] }
+            return []
+        case .crossfade:
+            let progress = Float(min(max(pose.flip / 180, 0), 1))
+            return [FaceLayer(side: .front, normal: normal, homography: frontMap, opacity: 1 - progress),
+                    FaceLayer(side: .back, normal: -normal, homography: backMap, opacity: progress)]
+        case .separateFaces(let frontAngle, let backAngle):
+            func map(_ degrees: Double) -> Homography {
+                var turned = pose
+                turned.flip = degrees
+                return turned.cardHomography(size: card).then(toCanvas)
+            }
+            let backTurned = map(backAngle), frontTurned = map(frontAngle)
+            var layers: [FaceLayer] = []
+            if backTurned.preservesOrientation { layers.append(FaceLayer(side: .back, normal: -normal, homography: backTurned, opacity: 1)) }
+            if frontTurned.preservesOrientation { layers.append(FaceLayer(side: .front, normal: normal, homography: frontTurned, opacity: 1)) }
+            return layers
+        }
+    }
 }
 
 /// Renders the card as SwiftUI shows it: each visible face shaded flat by the kira shader, then
@@ -118,50 +166,94 @@ public final class FrameRenderer {
 
     /// Renders `scene` into `output`, which takes the canvas size.
     public func render<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
-        guard scene.canvasWidth > 0, scene.canvasHeight > 0 else { throw RenderError.emptyImage("canvas") }
-        if output.width != scene.canvasWidth || output.height != scene.canvasHeight {
-            output = RGBAImage(width: scene.canvasWidth, height: scene.canvasHeight)
-        }
-        let card = SIMD2(Double(scene.front.art.width), Double(scene.front.art.height))
-        let origin = SIMD2(Double(scene.cardOrigin.x), Double(scene.cardOrigin.y))
-        let toCanvas = Homography.translation(origin)
-        let pose = scene.pose
-        let normal = pose.normal(convention: scene.rotationConvention)
-        let front = pose.frontHomography(size: card).then(toCanvas)
-        let back = pose.backHomography(size: card).then(toCanvas)
+        var outputs = [output]
+        output = RGBAImage(width: 0, height: 0)  // keep the buffer uniquely referenced in `outputs`
+        try render([scene], into: &outputs)
+        output = outputs[0]
+    }
 
-        // Which faces to draw, bottom first, with their opacity.
-        var layers: [(face: CardFace, normal: SIMD3<Float>, homography: Homography, opacity: Float)] = []
-        switch scene.visibility {
-        case .orientation:
-            if front.preservesOrientation {
-                layers.append((scene.front, normal, front, 1))
-            } else if back.preservesOrientation {
-                layers.append((scene.back, -normal, back, 1))
+    /// Renders several frames of one card: each output is what ``render(_:into:)`` gives for its
+    /// scene, byte for byte.
+    ///
+    /// When the scenes share their faces (the same art and mask buffers, as the frames of an
+    /// animation do), each side is shaded for all the frames in one sweep
+    /// (``ShadeRenderer/shade(art:mask:normals:parameters:into:)``), so the work that does not
+    /// depend on the tilt is done once per pixel for the whole batch.
+    public func render<Out: LaneChannel>(_ scenes: [FrameScene], into outputs: inout [RGBAImage<Out>]) throws(RenderError) {
+        guard let first = scenes.first else {
+            outputs = []
+            return
+        }
+        for scene in scenes where scene.canvasWidth <= 0 || scene.canvasHeight <= 0 { throw RenderError.emptyImage("canvas") }
+        guard scenes.allSatisfy({ $0.sharesFaces(with: first) }) else {
+            // Faces differ: no sweep to share, render the scenes one by one.
+            var result: [RGBAImage<Out>] = []
+            for scene in scenes {
+                var frames = [RGBAImage<Out>(width: 0, height: 0)]
+                try render([scene], into: &frames)
+                result.append(frames[0])
             }
-        case .crossfade:
-            let progress = Float(min(max(pose.flip / 180, 0), 1))
-            layers.append((scene.front, normal, front, 1 - progress))
-            layers.append((scene.back, -normal, back, progress))
+            outputs = result
+            return
         }
+        let layers = scenes.map { $0.layers().filter { $0.opacity > 0 } }
 
+        // Shade every layer: one sweep per side, frame `k` of a stack for the `k`-th layer of that side.
         let buffers: FaceBuffers<Out> = faceBuffers()
-        var projections: [FaceProjection] = []
-        for (index, layer) in layers.enumerated() where layer.opacity > 0 {
-            try shader.shade(art: layer.face.art, mask: layer.face.mask, normal: layer.normal,
-                             parameters: scene.parameters, into: &buffers.images[index])
-            // Face pixels to card points (a back of another size is stretched over the card),
-            // then onto the canvas.
-            let image = buffers.images[index]
-            let scale = Homography(rows: SIMD3(card.x / Double(image.width), 0, 0),
-                                   SIMD3(0, card.y / Double(image.height), 0), SIMD3(0, 0, 1))
-            if let projection = FaceProjection(
-                homography: scale.then(layer.homography), faceSize: SIMD2(image.width, image.height),
-                opacity: layer.opacity, canvas: SIMD2(scene.canvasWidth, scene.canvasHeight)) {
-                projections.append(projection)
+        var stackIndex: [[Int]] = []
+        var normals: [CardSide: [SIMD3<Float>]] = [.front: [], .back: []]
+        for frameLayers in layers {
+            stackIndex.append(frameLayers.map { layer in
+                normals[layer.side]!.append(layer.normal)
+                return normals[layer.side]!.count - 1
+            })
+        }
+        for side in [CardSide.front, .back] where !normals[side]!.isEmpty {
+            let face = side == .front ? first.front : first.back
+            try shadeSweep(face, normals: normals[side]!, parameters: first.parameters,
+                           into: &buffers.stacks[side == .front ? 0 : 1])
+        }
+
+        if outputs.count != scenes.count { outputs = scenes.map { _ in RGBAImage(width: 0, height: 0) } }
+        let card = SIMD2(Double(first.front.art.width), Double(first.front.art.height))
+        let fronts = buffers.stacks[0], backs = buffers.stacks[1]
+        fronts.channels.withUnsafeBufferPointer { frontChannels in
+            backs.channels.withUnsafeBufferPointer { backChannels in
+                for (i, scene) in scenes.enumerated() {
+                    var projections: [FaceProjection] = []
+                    var faces: [UnsafeRawPointer] = []
+                    for (j, layer) in layers[i].enumerated() {
+                        let stack = layer.side == .front ? fronts : backs
+                        let channels = layer.side == .front ? frontChannels : backChannels
+                        // Face pixels to card points (a back of another size is stretched over
+                        // the card), then onto the canvas.
+                        let scale = Homography(rows: SIMD3(card.x / Double(stack.width), 0, 0),
+                                               SIMD3(0, card.y / Double(stack.height), 0), SIMD3(0, 0, 1))
+                        if let projection = FaceProjection(
+                            homography: scale.then(layer.homography), faceSize: SIMD2(stack.width, stack.height),
+                            opacity: layer.opacity, canvas: SIMD2(scene.canvasWidth, scene.canvasHeight)) {
+                            projections.append(projection)
+                            faces.append(UnsafeRawPointer(channels.baseAddress! + stackIndex[i][j] * stack.frameChannels))
+                        }
+                    }
+                    if outputs[i].width != scene.canvasWidth || outputs[i].height != scene.canvasHeight {
+                        outputs[i] = RGBAImage(width: scene.canvasWidth, height: scene.canvasHeight)
+                    }
+                    project(projections, faces: faces, background: scene.background.premultiplied, into: &outputs[i])
+                }
             }
         }
-        project(projections, faces: buffers.images, background: scene.background.premultiplied, into: &output)
+    }
+
+    private func shadeSweep<Out: LaneChannel>(
+        _ face: CardFace, normals: [SIMD3<Float>], parameters: KiraParameters, into stack: inout FrameStack<Out>
+    ) throws(RenderError) {
+        switch (face.art, face.mask) {
+        case (.rgba8(let a), .rgba8(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba8(let a), .rgba16(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba16(let a), .rgba8(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba16(let a), .rgba16(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        }
     }
 
     private func faceBuffers<C: ImageChannel>() -> FaceBuffers<C> {
@@ -172,7 +264,7 @@ public final class FrameRenderer {
     }
 
     private func project<Out: LaneChannel>(
-        _ projections: [FaceProjection], faces: [RGBAImage<Out>], background: SIMD4<Float>,
+        _ projections: [FaceProjection], faces: [UnsafeRawPointer], background: SIMD4<Float>,
         into output: inout RGBAImage<Out>
     ) {
         let scheduler = shader.scheduler
@@ -184,18 +276,15 @@ public final class FrameRenderer {
         }
         let tileRows = shader.tileRows
         let tiles = (output.height + tileRows - 1) / tileRows
-        faces[0].channels.withUnsafeBufferPointer { face0 in
-            faces[1].channels.withUnsafeBufferPointer { face1 in
-                output.channels.withUnsafeMutableBufferPointer { out in
-                    var job = ProjectionJob(
-                        projections: projections,
-                        faces: (UnsafeRawPointer(face0.baseAddress!), UnsafeRawPointer(face1.baseAddress!)),
-                        output: UnsafeMutableRawPointer(out.baseAddress!), depth: Out.bitDepth, width: width,
-                        height: output.height, tileRows: tileRows, background: background, scratch: rowScratch!)
-                    withUnsafeMutablePointer(to: &job) { job in
-                        scheduler.run(tiles: tiles, context: job) { job, tile, worker in
-                            job.assumingMemoryBound(to: ProjectionJob.self).pointee.run(tile: tile, worker: worker)
-                        }
+        output.channels.withUnsafeMutableBufferPointer { out in
+            faces.withUnsafeBufferPointer { faces in
+                var job = ProjectionJob(
+                    projections: projections, faces: faces.baseAddress!,
+                    output: UnsafeMutableRawPointer(out.baseAddress!), depth: Out.bitDepth, width: width,
+                    height: output.height, tileRows: tileRows, background: background, scratch: rowScratch!)
+                withUnsafeMutablePointer(to: &job) { job in
+                    scheduler.run(tiles: tiles, context: job) { job, tile, worker in
+                        job.assumingMemoryBound(to: ProjectionJob.self).pointee.run(tile: tile, worker: worker)
                     }
                 }
             }
@@ -203,9 +292,9 @@ public final class FrameRenderer {
     }
 }
 
-/// The shaded faces of a frame, kept between frames.
+/// The shaded faces of a batch of frames (front, back), kept between batches.
 private final class FaceBuffers<C: ImageChannel> {
-    var images = [RGBAImage<C>(width: 1, height: 1), RGBAImage<C>(width: 1, height: 1)]
+    var stacks = [FrameStack<C>(width: 0, height: 0, count: 0), FrameStack<C>(width: 0, height: 0, count: 0)]
 }
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity.
@@ -340,8 +429,8 @@ struct FaceProjection {
 /// The projection work of one frame, shared by the workers.
 private struct ProjectionJob: @unchecked Sendable {
     let projections: [FaceProjection]
-    /// The shaded faces and the canvas, with channels of `depth` bits.
-    let faces: (UnsafeRawPointer, UnsafeRawPointer)
+    /// The shaded face of each projection, and the canvas, with channels of `depth` bits.
+    let faces: UnsafePointer<UnsafeRawPointer>
     let output: UnsafeMutableRawPointer
     let depth: Int
     let width: Int
@@ -359,7 +448,7 @@ private struct ProjectionJob: @unchecked Sendable {
         for y in (tile * tileRows)..<min((tile + 1) * tileRows, height) {
             for x in 0..<width { (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = background } }
             for (index, projection) in projections.enumerated() where projection.rows.contains(y) {
-                let face = (index == 0 ? faces.0 : faces.1).assumingMemoryBound(to: Out.self)
+                let face = faces[index].assumingMemoryBound(to: Out.self)
                 draw(projection, face: face, row: row, y: y)
             }
             store(row, y: y, into: output.assumingMemoryBound(to: Out.self))
@@ -420,6 +509,38 @@ private struct ProjectionJob: @unchecked Sendable {
             out[4 * x + 1] = Out.quantize(row[4 * x + 1] * scale)
             out[4 * x + 2] = Out.quantize(row[4 * x + 2] * scale)
             out[4 * x + 3] = Out.quantize(a)
+        }
+    }
+}
+
+extension FrameScene {
+    /// Whether `other` draws the same faces: the same art and mask buffers (the frames of one
+    /// animation share them), so that they can be shaded in one sweep.
+    func sharesFaces(with other: FrameScene) -> Bool {
+        front.sharesBuffers(with: other.front) && back.sharesBuffers(with: other.back)
+            && parameters == other.parameters
+    }
+}
+
+extension CardFace {
+    func sharesBuffers(with other: CardFace) -> Bool {
+        art.sharesBuffer(with: other.art) && mask.sharesBuffer(with: other.mask)
+    }
+}
+
+extension AnyRGBAImage {
+    /// Same size and the same channel storage (not merely equal pixels: that would cost a full
+    /// comparison).
+    func sharesBuffer(with other: AnyRGBAImage) -> Bool {
+        switch (self, other) {
+        case (.rgba8(let a), .rgba8(let b)):
+            a.width == b.width && a.height == b.height
+                && a.channels.withUnsafeBufferPointer { pa in b.channels.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress } }
+        case (.rgba16(let a), .rgba16(let b)):
+            a.width == b.width && a.height == b.height
+                && a.channels.withUnsafeBufferPointer { pa in b.channels.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress } }
+        default:
+            false
         }
     }
 }

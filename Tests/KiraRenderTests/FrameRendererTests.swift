@@ -163,4 +163,39 @@ import Testing
         try renderer.render(scene, into: &flat)
         #expect(Self.maxError(AnyRGBAImage.rgba16(deep).rgba8, flat) <= 2)
     }
+
+    @Test func batchOfFramesEqualsSingleFrames() throws {
+        let base = Self.scene()
+        let scenes = [CardPose(tiltX: 5), CardPose(tiltY: -12, flip: 40), CardPose(flip: 150), CardPose(flip: 90),
+                      CardPose(tiltX: -3, tiltY: 7, flip: 200)].map { pose -> FrameScene in
+            var scene = base
+            scene.pose = pose
+            return scene
+        } + [{ var s = base; s.visibility = .crossfade; s.pose = CardPose(flip: 70); return s }()]
+        #expect(scenes.allSatisfy { $0.sharesFaces(with: base) })
+        var batch: [RGBAImage<UInt8>] = []
+        let renderer = FrameRenderer(threads: 2)
+        try renderer.render(scenes, into: &batch)
+        for (i, scene) in scenes.enumerated() {
+            var single = RGBAImage<UInt8>(width: 0, height: 0)
+            try FrameRenderer(threads: 1).render(scene, into: &single)
+            #expect(batch[i] == single, "frame \(i)")
+        }
+    }
+
+    @Test func separateFacesTurnEachFaceByItsOwnAngle() throws {
+        let renderer = FrameRenderer()
+        var frame = RGBAImage<UInt8>(width: 0, height: 0), reference = RGBAImage<UInt8>(width: 0, height: 0)
+        // Front at rest and back edge-on: the plain front.
+        var scene = Self.scene(visibility: .separateFaces(front: 0, back: -90))
+        try renderer.render(scene, into: &frame)
+        try renderer.render(Self.scene(), into: &reference)
+        #expect(frame == reference)
+        // Front edge-on and back at rest: the back, unmirrored (not pre-rotated).
+        scene.visibility = .separateFaces(front: 90, back: 0)
+        try renderer.render(scene, into: &frame)
+        let origin = scene.cardOrigin
+        let topLeft = frame[origin.x + 2, origin.y + 2]
+        #expect(topLeft.x > 200 && topLeft.y < 120 && topLeft.z > 200, "\(topLeft)")
+    }
 }

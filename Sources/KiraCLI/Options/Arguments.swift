@@ -39,6 +39,12 @@ enum Check {
         }
     }
 
+    /// `value` is finite and within `range`.
+    static func number(_ value: Double, _ name: String, in range: ClosedRange<Double>) throws {
+        try number(Float(value), name, in: Float(range.lowerBound)...Float(range.upperBound))
+        guard value.isFinite else { throw ValidationError("\(name) must be a finite number, not \(value)") }
+    }
+
     static func integer(_ value: Int, _ name: String, in range: ClosedRange<Int>) throws {
         guard range.contains(value) else {
             throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
