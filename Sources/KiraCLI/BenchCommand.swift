@@ -136,6 +136,27 @@ struct Bench {
             }
         }
 
+        // An animation to PNG files' bytes: frames rendered in batches (one shading sweep each)
+        // while the previous batch is encoded (zlib level 1, SUB filter) on other threads;
+        // against the same frames encoded one after the other on one thread, zlib alone.
+        let scenes = (0..<normals.count).map { k in
+            FrameScene(front: face, back: face, pose: CardPose(
+                tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
+        }
+        let sequence = FrameSequenceRenderer(threads: maxThreads)
+        var encodedBytes = 0
+        try measure("animate-png", threads: maxThreads, frames: scenes.count) {
+            encodedBytes = 0
+            try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) },
+                                deliver: { _, bytes in encodedBytes += bytes.count })
+        }
+        var rendered: [RGBAImage<UInt8>] = []
+        try FrameRenderer(threads: maxThreads).render(scenes, into: &rendered)
+        try measure("zlib-frames", threads: 1, frames: rendered.count) {
+            for frame in rendered { _ = try PNGCodec.encode(frame, options: .fast) }
+        }
+        precondition(encodedBytes > 0)
+
         // PNG coding of one frame, for scale: encoding usually dominates writing frames.
         let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
         let encoded = try PNGCodec.encode(frame)

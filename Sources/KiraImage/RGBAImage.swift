@@ -29,7 +29,7 @@ public struct RGBAImage<Channel: ImageChannel>: Sendable, Equatable {
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
         self.width = width
         self.height = height
-        self.channels = Array(repeating: 0, count: width * height * 4)
+        self.channels = Channel.zeroed(count: width * height * 4)
     }
 
     /// An image over existing channel values; `channels.count` must be `width * height * 4`.
@@ -109,6 +109,21 @@ public enum AnyRGBAImage: Sendable, Equatable {
                 channels: image.channels.map { UInt16($0) &* 257 })
         case .rgba16(let image):
             return image
+        }
+    }
+}
+
+extension ImageChannel {
+    /// `count` zero channels. The bytes are cleared in one call: a generic
+    /// `Array(repeating:count:)` that the compiler does not specialise copies element by element.
+    @inlinable
+    public static func zeroed(count: Int) -> [Self] {
+        [Self](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 {
+                UnsafeMutableRawPointer(buffer.baseAddress!)
+                    .initializeMemory(as: UInt8.self, repeating: 0, count: count * MemoryLayout<Self>.stride)
+            }
+            initialized = count
         }
     }
 }

@@ -445,13 +445,31 @@ private struct ProjectionJob: @unchecked Sendable {
 
     private func run<Out: LaneChannel>(tile: Int, worker: Int, _: Out.Type) {
         let row = scratch + worker * width * 4
+        let out = output.assumingMemoryBound(to: Out.self)
+        // The background as stored channels, for the pixels no face reaches.
+        let scale: Float = background.w > 0 ? 1 / background.w : 0
+        let plain = SIMD4(Out.quantize(background.x * scale), Out.quantize(background.y * scale),
+                          Out.quantize(background.z * scale), Out.quantize(background.w))
         for y in (tile * tileRows)..<min((tile + 1) * tileRows, height) {
-            for x in 0..<width { (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = background } }
-            for (index, projection) in projections.enumerated() where projection.rows.contains(y) {
-                let face = faces[index].assumingMemoryBound(to: Out.self)
-                draw(projection, face: face, row: row, y: y)
+            // Only the columns some face may touch go through the float row buffer.
+            var lower = width, upper = 0
+            for projection in projections where projection.rows.contains(y) {
+                let span = projection.spans(y: y).covered
+                if !span.isEmpty {
+                    lower = min(lower, span.lowerBound)
+                    upper = max(upper, span.upperBound)
+                }
             }
-            store(row, y: y, into: output.assumingMemoryBound(to: Out.self))
+            let outRow = out + y * width * 4
+            for x in 0..<width where x < lower || x >= upper {
+                (outRow + 4 * x).withMemoryRebound(to: SIMD4<Out>.self, capacity: 1) { $0.pointee = plain }
+            }
+            guard lower < upper else { continue }
+            for x in lower..<upper { (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = background } }
+            for (index, projection) in projections.enumerated() where projection.rows.contains(y) {
+                draw(projection, face: faces[index].assumingMemoryBound(to: Out.self), row: row, y: y)
+            }
+            store(row, columns: lower..<upper, into: outRow)
         }
     }
 
@@ -499,10 +517,10 @@ private struct ProjectionJob: @unchecked Sendable {
         }
     }
 
-    /// Writes the row, un-premultiplied, as stored channels.
-    private func store<Out: LaneChannel>(_ row: UnsafeMutablePointer<Float>, y: Int, into output: UnsafeMutablePointer<Out>) {
-        let out = output + y * width * 4
-        for x in 0..<width {
+    /// Writes `columns` of the row, un-premultiplied, as stored channels.
+    private func store<Out: LaneChannel>(_ row: UnsafeMutablePointer<Float>, columns: Range<Int>,
+                                         into out: UnsafeMutablePointer<Out>) {
+        for x in columns {
             let a = row[4 * x + 3]
             let scale: Float = a > 0 ? 1 / a : 0
             out[4 * x] = Out.quantize(row[4 * x] * scale)

@@ -19,7 +19,7 @@ public struct FrameStack<Channel: ImageChannel>: Sendable, Equatable {
         self.width = width
         self.height = height
         self.count = count
-        channels = Array(repeating: 0, count: width * height * 4 * count)
+        channels = Channel.zeroed(count: width * height * 4 * count)
     }
 
     /// Channels per frame.
