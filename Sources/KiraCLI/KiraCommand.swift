@@ -32,9 +32,10 @@ struct KiraCommand: ParsableCommand {
         }
         do {
             try command.run()
-        } catch let error as ExitCode {
-            Self.exit(withError: error)
         } catch {
+            // Help, version and explicit exit codes are ArgumentParser's to print; everything
+            // else is one line.
+            if error is ExitCode || exitCode(for: error) == .success { Self.exit(withError: error) }
             fail(String(describing: error), command: type(of: command).configuration.commandName)
         }
     }
