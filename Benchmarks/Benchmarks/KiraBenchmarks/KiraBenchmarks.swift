@@ -74,6 +74,21 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(frames)
         }
 
+        Benchmark("Frame render tilted and part-flipped \(size) all threads") { benchmark in
+            let renderer = FrameRenderer()
+            let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
+            let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: -9, flip: 25))
+            var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+            try renderer.render(scene, into: &canvas)
+            benchmark.startMeasurement()
+            let start = ContinuousClock.now
+            try renderer.render(scene, into: &canvas)
+            record(benchmark, pixels: width * height, since: start)
+            benchmark.stopMeasurement()
+            precondition(canvas.width == scene.canvasWidth)
+            blackHole(canvas)
+        }
+
         let encoded = try! PNGCodec.encode(art)
         Benchmark("PNG decode \(size)") { benchmark in
             let start = ContinuousClock.now
