@@ -39,7 +39,7 @@ let targets: [Target] = [
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
     .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles"], swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
-    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
+    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.

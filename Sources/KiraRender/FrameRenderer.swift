@@ -1,3 +1,4 @@
+import CKiraLanes
 import KiraGeometry
 import KiraImage
 import KiraShader
@@ -500,16 +501,25 @@ private struct ProjectionJob: @unchecked Sendable {
         let x0 = Int(u), y0 = Int(v)
         let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
         let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
-        @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
-            let p = face + (ty * fw + tx) * 4
-            let a = Out.normalized(p[3])
-            return SIMD4(Out.normalized(p[0]) * a, Out.normalized(p[1]) * a, Out.normalized(p[2]) * a, a)
-        }
-        var color = texel(x0, y0)
-        if wx != 0 || wy != 0 {
-            let top = color + (texel(x1, y0) - color) * wx
-            let bottom = texel(x0, y1) + (texel(x1, y1) - texel(x0, y1)) * wx
-            color = top + (bottom - top) * wy
+        let color: SIMD4<Float>
+        if Out.self == UInt8.self, x1 == x0 + 1 {
+            // Both texels of a row in one load (the same arithmetic as the general path below).
+            let bytes = UnsafeRawPointer(face).assumingMemoryBound(to: UInt8.self)
+            let top = kira_premultiplied_texel_pair(bytes + (y0 * fw + x0) * 4)
+            let bottom = kira_premultiplied_texel_pair(bytes + (y1 * fw + x0) * 4)
+            let t = top.lowHalf + (top.highHalf - top.lowHalf) * wx
+            let b = bottom.lowHalf + (bottom.highHalf - bottom.lowHalf) * wx
+            color = t + (b - t) * wy
+        } else {
+            @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
+                let p = face + (ty * fw + tx) * 4
+                let a = Out.normalized(p[3])
+                return SIMD4(Out.normalized(p[0]) * a, Out.normalized(p[1]) * a, Out.normalized(p[2]) * a, a)
+            }
+            let t00 = texel(x0, y0), t01 = texel(x1, y0), t10 = texel(x0, y1), t11 = texel(x1, y1)
+            let t = t00 + (t01 - t00) * wx
+            let b = t10 + (t11 - t10) * wx
+            color = t + (b - t) * wy
         }
         let source = color * weight
         (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
