@@ -26,20 +26,26 @@ public final class FrameSequenceRenderer {
         deliver: (_ index: Int, _ bytes: [UInt8]) throws -> Void
     ) throws {
         let encoders = DispatchQueue(label: "kira.encode", attributes: .concurrent)
-        var pending: (start: Int, results: EncodedBatch)?
+        var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch)?
+        // The canvases of the batch before last, reused: no new pages to fault in per batch.
+        var spare: [RGBAImage<Out>] = []
         var start = 0
         while start < scenes.count || pending != nil {
-            var frames: [RGBAImage<Out>] = []
+            var frames = spare
+            spare = []
             if start < scenes.count {
                 let end = min(start + batchSize, scenes.count)
                 try frameRenderer.render(Array(scenes[start..<end]), into: &frames)
+            } else {
+                frames = []
             }
             // The batch before this one has been encoding meanwhile: hand it over in order.
-            if let (first, results) = pending {
+            if let (first, done, results) = pending {
                 results.group.wait()
                 for (offset, result) in results.take().enumerated() {
                     try deliver(first + offset, try result.get())
                 }
+                spare = done
                 pending = nil
             }
             if !frames.isEmpty {
@@ -47,7 +53,7 @@ public final class FrameSequenceRenderer {
                 for (offset, frame) in frames.enumerated() {
                     encoders.async(group: batch.group) { batch.store(offset, Result { try encode(frame) }) }
                 }
-                pending = (start, batch)
+                pending = (start, frames, batch)
                 start += frames.count
             }
         }
