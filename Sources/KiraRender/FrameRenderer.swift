@@ -155,6 +155,17 @@ public struct FrameScene: Sendable {
 public final class FrameRenderer {
     /// Shades the faces, and lends its workers to the projection.
     public let shader: ShadeRenderer
+
+    /// Which shader path shades the faces.
+    public enum FaceShading: Sendable {
+        /// ``ShadeRenderer``'s SIMD lanes (the default).
+        case fast
+        /// ``ReferenceRenderer``, the plain scalar port of the seed: slow, for golden images.
+        case reference
+    }
+
+    /// Which shader path shades the faces; the projection is the same for both.
+    public var faceShading = FaceShading.fast
     private var faceStore: AnyObject?
     private var rowScratch: UnsafeMutablePointer<Float>?
     private var rowScratchCount = 0
@@ -250,10 +261,28 @@ public final class FrameRenderer {
         _ face: CardFace, normals: [SIMD3<Float>], parameters: KiraParameters, into stack: inout FrameStack<Out>
     ) throws(RenderError) {
         switch (face.art, face.mask) {
-        case (.rgba8(let a), .rgba8(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
-        case (.rgba8(let a), .rgba16(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
-        case (.rgba16(let a), .rgba8(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
-        case (.rgba16(let a), .rgba16(let m)): try shader.shade(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba8(let a), .rgba8(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba8(let a), .rgba16(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba16(let a), .rgba8(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        case (.rgba16(let a), .rgba16(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        }
+    }
+
+    private func shadeSweep<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
+        art: RGBAImage<In>, mask: RGBAImage<M>, normals: [SIMD3<Float>], parameters: KiraParameters,
+        into stack: inout FrameStack<Out>
+    ) throws(RenderError) {
+        switch faceShading {
+        case .fast:
+            try shader.shade(art: art, mask: mask, normals: normals, parameters: parameters, into: &stack)
+        case .reference:
+            if stack.width != art.width || stack.height != art.height || stack.count != normals.count {
+                stack = FrameStack(width: art.width, height: art.height, count: normals.count)
+            }
+            for (k, normal) in normals.enumerated() {
+                let face = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, parameters: parameters, as: Out.self)
+                stack.channels.replaceSubrange((k * stack.frameChannels)..<((k + 1) * stack.frameChannels), with: face.channels)
+            }
         }
     }
 

@@ -199,3 +199,15 @@ import Testing
         #expect(topLeft.x > 200 && topLeft.y < 120 && topLeft.z > 200, "\(topLeft)")
     }
 }
+
+@Suite struct ReferenceShadedFrameTests {
+    @Test func referenceShadingGivesTheSameFrames() throws {
+        let scene = FrameRendererTests.scene(pose: CardPose(tiltX: 4, tiltY: -9, flip: 30))
+        var fast = RGBAImage<UInt8>(width: 0, height: 0), reference = RGBAImage<UInt8>(width: 0, height: 0)
+        try FrameRenderer().render(scene, into: &fast)
+        let renderer = FrameRenderer()
+        renderer.faceShading = .reference
+        try renderer.render(scene, into: &reference)
+        #expect(fast == reference)
+    }
+}
