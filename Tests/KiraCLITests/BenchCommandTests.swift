@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@Suite struct BenchCommandTests {
+    @Test func jsonReportHasEveryPath() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("bench", "--size", "48x64", "--frames", "2", "--repeats", "1", "--threads", "2", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let paths = try #require(object["paths"] as? [[String: Any]])
+        let names = Set(paths.compactMap { $0["name"] as? String })
+        #expect(names.isSuperset(of: ["scalar", "simd", "sweep", "frame", "animate-png"]), "\(names)")
+        for path in paths {
+            for key in ["name", "width", "height", "frames", "threads", "seconds", "mpx_per_s"] {
+                #expect(path[key] != nil, "\(key) missing in \(path)")
+            }
+            #expect((path["seconds"] as? Double ?? 0) > 0)
+            #expect(path["width"] as? Int == 48 && path["height"] as? Int == 64)
+        }
+        #expect(Set(paths.filter { $0["name"] as? String == "simd" }.compactMap { $0["threads"] as? Int }) == [1, 2])
+    }
+
+    @Test func tableIsReadable() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("bench", "--size", "32x48", "--frames", "1", "--repeats", "1")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Mpx/s") && result.stdout.contains("sweep"))
+    }
+}
