@@ -81,7 +81,9 @@ let targets: [Target] = [
     .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(
+        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
+        exclude: ["ssim_reference.py"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"], swiftSettings: nativeCPU),
 ]

@@ -1,0 +1,31 @@
+import KiraImage
+
+/// A heat map of where two images differ, for looking at.
+public enum DiffMap {
+    /// One pixel per pixel: black where the images agree, then dark blue, red, orange and white
+    /// as the largest channel difference grows to `fullScale` (a fraction of full scale; default
+    /// 16 8-bit steps, so that a difference of one step is already visible).
+    public static func heatMap(_ a: AnyRGBAImage, _ b: AnyRGBAImage, fullScale: Double = 16.0 / 255) -> RGBAImage<UInt8> {
+        precondition(ImageComparison.sizesMatch(a, b), "the images must have the same size")
+        let x = NormalizedImage(a), y = NormalizedImage(b)
+        var map = RGBAImage<UInt8>(width: a.width, height: a.height)
+        let stops: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.1, 0.6), SIMD3(0.85, 0.1, 0.1), SIMD3(1, 0.6, 0), SIMD3(1, 1, 1)]
+        for p in 0..<(a.width * a.height) {
+            var worst = 0.0
+            for c in 0..<4 { worst = max(worst, abs(x.values[p * 4 + c] - y.values[p * 4 + c])) }
+            var color = SIMD3<Float>(0, 0, 0)
+            if worst > 0 {
+                // Any difference gets at least the first colour step.
+                let t = Float(min(1, max(0.25, worst / fullScale))) * Float(stops.count - 1)
+                let i = min(Int(t), stops.count - 2)
+                color = stops[i] + (stops[i + 1] - stops[i]) * (t - Float(i))
+            }
+            let rgb = (color * 255).rounded(.toNearestOrEven)
+            map.channels[p * 4] = UInt8(rgb.x)
+            map.channels[p * 4 + 1] = UInt8(rgb.y)
+            map.channels[p * 4 + 2] = UInt8(rgb.z)
+            map.channels[p * 4 + 3] = 255
+        }
+        return map
+    }
+}

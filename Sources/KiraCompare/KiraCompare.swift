@@ -1,1 +1,0 @@
-// The KiraCompare module: see the files beside this one.

@@ -1,0 +1,106 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Structural similarity (Wang, Bovik, Sheikh, Simoncelli 2004) of two single-channel images.
+///
+/// The local statistics use a Gaussian window of 11 × 11 (σ = 1.5, normalised), with K1 = 0.01,
+/// K2 = 0.03 and a data range of 1; variances and covariance are population ones (divided by
+/// the window weight, not by n − 1). As scikit-image's `structural_similarity` with
+/// `gaussian_weights=True`, the image is extended by reflection at its edges and the mean leaves
+/// out a border of 5 pixels (images narrower or shorter than 11 pixels use every pixel).
+public enum SSIM {
+    /// The window radius: `int(3.5 σ + 0.5)` with σ = 1.5, so 11 taps.
+    public static let radius = 5
+    public static let sigma = 1.5
+
+    /// The normalised Gaussian taps, `-radius...radius`.
+    static let taps: [Float] = {
+        let raw = (-radius...radius).map { exp(-0.5 * Double($0 * $0) / (sigma * sigma)) }
+        let sum = raw.reduce(0, +)
+        return raw.map { Float($0 / sum) }
+    }()
+
+    /// The mean SSIM of `x` and `y`, both `width × height` values in 0...1.
+    public static func mean(_ x: [Float], _ y: [Float], width: Int, height: Int) -> Double {
+        precondition(x.count == width * height && y.count == width * height, "the images must have the given size")
+        guard width > 0, height > 0 else { return 1 }
+        let xx = zip(x, x).map { $0 * $1 }, yy = zip(y, y).map { $0 * $1 }, xy = zip(x, y).map { $0 * $1 }
+        let mx = blur(x, width, height), my = blur(y, width, height)
+        let mxx = blur(xx, width, height), myy = blur(yy, width, height), mxy = blur(xy, width, height)
+        let c1 = 0.01 * 0.01, c2 = 0.03 * 0.03
+        let border = width > 2 * radius && height > 2 * radius ? radius : 0
+        var sum = 0.0
+        for row in border..<(height - border) {
+            for column in border..<(width - border) {
+                let i = row * width + column
+                let ux = Double(mx[i]), uy = Double(my[i])
+                let vx = Double(mxx[i]) - ux * ux, vy = Double(myy[i]) - uy * uy, vxy = Double(mxy[i]) - ux * uy
+                sum += ((2 * ux * uy + c1) * (2 * vxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
+            }
+        }
+        return sum / Double((width - 2 * border) * (height - 2 * border))
+    }
+
+    /// The Gaussian blur of an image, separable, edges extended by reflection
+    /// (`d c b a | a b c d | d c b a`), rows in parallel.
+    static func blur(_ image: [Float], _ width: Int, _ height: Int) -> [Float] {
+        var horizontal = [Float](repeating: 0, count: image.count)
+        var result = [Float](repeating: 0, count: image.count)
+        let taps = Self.taps, r = radius
+        image.withUnsafeBufferPointer { source in
+            horizontal.withUnsafeMutableBufferPointer { h in
+                let out = UnsafeSendablePointer(h.baseAddress!)
+                let input = UnsafeSendablePointer(UnsafeMutablePointer(mutating: source.baseAddress!))
+                DispatchQueue.concurrentPerform(iterations: height) { row in
+                    let line = input.pointer + row * width
+                    for column in 0..<width {
+                        var total: Float = 0
+                        if column >= r && column + r < width {
+                            for k in 0...(2 * r) { total += taps[k] * line[column + k - r] }
+                        } else {
+                            for k in 0...(2 * r) { total += taps[k] * line[reflect(column + k - r, width)] }
+                        }
+                        out.pointer[row * width + column] = total
+                    }
+                }
+            }
+        }
+        horizontal.withUnsafeBufferPointer { source in
+            result.withUnsafeMutableBufferPointer { v in
+                let out = UnsafeSendablePointer(v.baseAddress!)
+                let input = UnsafeSendablePointer(UnsafeMutablePointer(mutating: source.baseAddress!))
+                DispatchQueue.concurrentPerform(iterations: height) { row in
+                    let base = input.pointer
+                    for column in 0..<width {
+                        var total: Float = 0
+                        for k in 0...(2 * r) { total += taps[k] * base[reflect(row + k - r, height) * width + column] }
+                        out.pointer[row * width + column] = total
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// The index of `i` in `0..<n` after reflecting at the edges, repeatedly for windows wider than
+/// the image.
+@inline(__always)
+func reflect(_ i: Int, _ n: Int) -> Int {
+    var i = i
+    while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
+    return i
+}
+
+/// A pointer handed to worker threads that write disjoint parts of its buffer.
+struct UnsafeSendablePointer<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>
+    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import KiraImage
+import Testing
+@testable import KiraCompare
+
+@Suite struct MetricTests {
+    static func gradient(_ w: Int, _ h: Int, offset: Int = 0) -> RGBAImage<UInt8> {
+        var image = RGBAImage<UInt8>(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                image[x, y] = SIMD4(UInt8(20 + (x * 3) % 200 + offset), UInt8(30 + y % 150 + offset), UInt8(40 + offset), 255)
+            }
+        }
+        return image
+    }
+
+    @Test func identicalImages() {
+        let a = AnyRGBAImage.rgba8(Self.gradient(40, 30))
+        let c = ImageComparison(a, a)
+        #expect(c.psnr == .infinity)
+        #expect(abs(c.ssim - 1) < 1e-9)
+        #expect(c.maxError == 0 && c.meanAbsoluteError == 0 && c.shareOverThreshold == 0)
+    }
+
+    @Test(arguments: [1, 2, 5, 17])
+    func uniformOffsetGivesTheKnownPSNR(k: Int) {
+        // Every colour channel off by k/255, alpha equal: MSE = (3/4)(k/255)^2.
+        let a = AnyRGBAImage.rgba8(Self.gradient(40, 30)), b = AnyRGBAImage.rgba8(Self.gradient(40, 30, offset: k))
+        let c = ImageComparison(a, b)
+        let expected = 20 * log10(255 / Double(k)) - 10 * log10(0.75)
+        #expect(abs(c.psnr - expected) < 1e-6, "k=\(k): \(c.psnr) vs \(expected)")
+        #expect(abs(c.maxError - Double(k) / 255) < 1e-6)
+        #expect(abs(c.meanAbsoluteError - 0.75 * Double(k) / 255) < 1e-6)
+        #expect(c.shareOverThreshold == (k > 1 ? 1 : 0))
+        #expect(c.ssim < 1)
+    }
+
+    @Test func sixteenBitIsComparedAtSixteenBitPrecision() {
+        var a = RGBAImage<UInt16>(width: 8, height: 8), b = RGBAImage<UInt16>(width: 8, height: 8)
+        for i in a.channels.indices { a.channels[i] = 30000; b.channels[i] = i % 4 == 0 ? 30001 : 30000 }
+        let c = ImageComparison(.rgba16(a), .rgba16(b))
+        #expect(abs(c.maxError - 1.0 / 65535) < 1e-9, "one 16-bit step must not vanish")
+        #expect(c.psnr.isFinite && c.psnr > 100)
+        #expect(c.shareOverThreshold == 0)
+        // 8-bit against its exact 16-bit widening compares equal.
+        let eight = Self.gradient(9, 7)
+        #expect(ImageComparison(.rgba8(eight), .rgba16(AnyRGBAImage.rgba8(eight).rgba16)).psnr == .infinity)
+    }
+
+    @Test func heatMapMarksOnlyTheDifferences() {
+        let a = Self.gradient(20, 10)
+        var b = a
+        b[3, 4] = SIMD4(0, 0, 0, 255)
+        b[7, 2] = SIMD4(a[7, 2].x &+ 1, a[7, 2].y, a[7, 2].z, 255)
+        let map = DiffMap.heatMap(.rgba8(a), .rgba8(b))
+        for y in 0..<10 {
+            for x in 0..<20 {
+                let lit = map[x, y].x > 0 || map[x, y].y > 0 || map[x, y].z > 0
+                #expect(lit == ((x == 3 && y == 4) || (x == 7 && y == 2)), "(\(x), \(y))")
+            }
+        }
+        #expect(map[3, 4] != map[7, 2], "a large difference is hotter than a one-step one")
+    }
+}

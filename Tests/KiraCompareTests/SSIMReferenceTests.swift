@@ -1,0 +1,30 @@
+import KiraImage
+import Testing
+@testable import KiraCompare
+
+/// SSIM against scikit-image's `structural_similarity` (Gaussian window, σ 1.5, population
+/// covariance, data range 1) on luma, with the values `ssim_reference.py` printed.
+@Suite struct SSIMReferenceTests {
+    /// The image pair of `ssim_reference.py`.
+    static func pair(_ w: Int, _ h: Int, _ k: Int) -> (AnyRGBAImage, AnyRGBAImage) {
+        var a = RGBAImage<UInt8>(width: w, height: h), b = RGBAImage<UInt8>(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let r = (x * 7 + y * 13) % 256, g = (x * x + 3 * y) % 256, bl = (5 * x * y + 17) % 256
+                let r2 = min(255, max(0, r + (x * 31 + y * 17) % (2 * k + 1) - k))
+                let g2 = min(255, max(0, g + (x * 11 + y * 5) % (2 * k + 1) - k))
+                let b2 = x < w / 2 ? bl : 255 - bl
+                a[x, y] = SIMD4(UInt8(r), UInt8(g), UInt8(bl), 255)
+                b[x, y] = SIMD4(UInt8(r2), UInt8(g2), UInt8(b2), 255)
+            }
+        }
+        return (.rgba8(a), .rgba8(b))
+    }
+
+    @Test(arguments: [(37, 29, 10, 0.980459), (64, 48, 10, 0.984780), (50, 40, 60, 0.845489)])
+    func matchesScikitImage(w: Int, h: Int, k: Int, expected: Double) {
+        let (a, b) = Self.pair(w, h, k)
+        let observed = ImageComparison(a, b).ssim
+        #expect(abs(observed - expected) < 0.001, "SSIM \(w)×\(h) k=\(k): expected \(expected), observed \(observed)")
+    }
+}
