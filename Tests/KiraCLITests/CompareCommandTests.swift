@@ -1,0 +1,76 @@
+import Foundation
+import Kira
+import Testing
+
+@Suite struct CompareCommandTests {
+    /// Two renders of the sample card in the workspace, and a copy of the first.
+    static func images(in workspace: Workspace) throws {
+        #expect(try workspace.run("shade", "-o", "output/a.png").status == 0)
+        #expect(try workspace.run("shade", "--tilt-y", "6", "-o", "output/b.png").status == 0)
+        #expect(try workspace.run("shade", "-o", "output/same.png").status == 0)
+        #expect(try workspace.run("shade", "--depth", "16", "-o", "output/deep.png").status == 0)
+    }
+
+    @Test func identicalImagesPass() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let result = try workspace.run("compare", "output/a.png", "output/same.png", "--min-psnr", "60", "--min-ssim", "0.999", "--max-error", "0")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("∞"))
+    }
+
+    @Test func differentImagesFailTheTolerances() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let report = try workspace.run("compare", "output/a.png", "output/b.png")
+        #expect(report.status == 0, "no tolerance given: a report only")
+        for tolerance in [["--min-psnr", "60"], ["--min-ssim", "0.9999"], ["--max-error", "1"]] {
+            let result = try CLIRunner.run(["compare", "output/a.png", "output/b.png"] + tolerance, in: workspace.path)
+            #expect(result.status == 1, "\(tolerance): \(result.stdout)")
+            #expect(result.stdout.contains("OUTSIDE"))
+        }
+    }
+
+    @Test func sixteenBitAgainstEightBit() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        // The 16-bit render rounds to the 8-bit one within one step.
+        let result = try workspace.run("compare", "output/deep.png", "output/a.png", "--max-error", "0.5001", "--json")
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+
+    @Test func jsonAndDiffMap() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let result = try workspace.run("compare", "output/a.png", "output/b.png", "--json", "--diff", "output/diff.png")
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        for key in ["psnr", "ssim", "max_error", "mean_error", "share_over_threshold", "within_tolerance"] {
+            #expect(object[key] != nil, "\(key)")
+        }
+        let diff = try PNGCodec.read(workspace.file("output/diff.png"))
+        #expect(diff.width == Workspace.artSize.width && diff.height == Workspace.artSize.height)
+        let same = try workspace.run("compare", "output/a.png", "output/same.png", "--json")
+        let identical = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
+        #expect(identical["psnr"] is NSNull, "infinite PSNR is null in JSON")
+    }
+
+    @Test(arguments: [["output/a.png", "nope.png"], ["output/a.png", "textures/mask.png", "--min-psnr", "nan"],
+                      ["output/a.png", "notes.txt"], ["output/a.png"], ["output/a.png", "output/b.png", "--diff", "output/a.png"]])
+    func badInput(arguments: [String]) throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        try "text".write(toFile: workspace.file("notes.txt"), atomically: false, encoding: .utf8)
+        let result = try CLIRunner.run(["compare"] + arguments, in: workspace.path)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func differentSizesNameBothSizes() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let result = try workspace.run("compare", "output/a.png", "textures/mask.png")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("45×63") && result.stderr.contains("20×30"), "\(result.stderr)")
+    }
+}
