@@ -83,7 +83,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
-        exclude: ["ssim_reference.py"], swiftSettings: nativeCPU),
+        exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"], swiftSettings: nativeCPU),
 ]
