@@ -29,25 +29,6 @@ public enum FrameBackground: Sendable, Equatable {
     }
 }
 
-/// Which face shows.
-public enum FaceVisibility: Sendable, Equatable {
-    /// The face whose front is towards the viewer, as a solid card: nothing shows through, and
-    /// at exactly 90° neither face covers more than an edge.
-    case orientation
-    /// Seeds 002 and 003: both faces are drawn, the front with opacity `1 - flip / 180` and the
-    /// back over it with `flip / 180` (clamped), as their animated `.opacity` modifiers do.
-    case crossfade
-    /// Seeds 000 and 004: the faces turn separately, each by its own angle about the flip axis
-    /// (the back is not pre-rotated, and the pose's `flip` is unused); the back is drawn first and
-    /// the front over it, each only while it faces the viewer.
-    case separateFaces(front: Double, back: Double)
-}
-
-/// A side of the card.
-public enum CardSide: Sendable {
-    case front, back
-}
-
 /// One face to draw: which side, shaded with which normal, placed by which homography (card
 /// points to canvas), at which opacity.
 struct FaceLayer {
@@ -129,6 +110,12 @@ public struct FrameScene: Sendable {
             let progress = Float(min(max(pose.flip / 180, 0), 1))
             return [FaceLayer(side: .front, normal: normal, homography: frontMap, opacity: 1 - progress),
                     FaceLayer(side: .back, normal: -normal, homography: backMap, opacity: progress)]
+        case .switchAtQuarterTurn:
+            // The angle decides, as the seed's AnimatableModifier does (`rotationAngle < 90`).
+            let turned = abs(pose.flip.truncatingRemainder(dividingBy: 360))
+            let showsFront = turned < 90 || turned > 270
+            return [FaceLayer(side: showsFront ? .front : .back, normal: showsFront ? normal : -normal,
+                              homography: frontMap, opacity: 1)]
         case .separateFaces(let frontAngle, let backAngle):
             func map(_ degrees: Double) -> Homography {
                 var turned = pose

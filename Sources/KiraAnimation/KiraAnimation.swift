@@ -1,1 +1,0 @@
-// The KiraAnimation module: see the files beside this one.

@@ -1,0 +1,93 @@
+import KiraGeometry
+import Testing
+@testable import KiraAnimation
+
+@Suite struct PresetTests {
+    @Test(arguments: AnimationPreset.allCases)
+    func startsAtRest(preset: AnimationPreset) {
+        let start = preset.state(at: 0)
+        switch start.visibility {
+        case .separateFaces(let front, let back):
+            // Exactly one face shows, unturned.
+            #expect((front == 0 && abs(back) == 90) || (back == 0 && abs(front) == 90), "\(preset): \(start)")
+        default:
+            #expect(start.pose.flip == 0 && start.pose.tiltX == 0 && start.pose.tiltY == 0, "\(preset): \(start)")
+        }
+    }
+
+    @Test func flipsEndOnTheOtherFace() {
+        for preset in [AnimationPreset.seed002Flip, .seed003TiltFlip] {
+            let end = preset.state(at: preset.duration())
+            #expect(abs(end.pose.flip - 180) < 0.2, "\(preset): \(end.pose.flip)")
+            #expect(abs(end.pose.tiltX) < 0.01 && abs(end.pose.tiltY) < 0.01)
+        }
+        guard case .separateFaces(let f0, let b0) = AnimationPreset.seed000Flip.state(at: 0.7).visibility,
+              case .separateFaces(let f4, let b4) = AnimationPreset.seed004Flip.state(at: 0.6).visibility else {
+            Issue.record("the two-face presets turn faces separately")
+            return
+        }
+        #expect(f0 == 90 && b0 == 0, "seed 000 ends on the back")
+        #expect(b4 == 90 && f4 == 0, "seed 004 ends on the front")
+        // Seed 000's back waits for the front to reach 90°.
+        guard case .separateFaces(let f, let b) = AnimationPreset.seed000Flip.state(at: 0.3).visibility else { return }
+        #expect(b == -90 && f > 0 && f < 90)
+    }
+
+    @Test func seed001SwitchesFaceAtNinetyDegreesAndCyclesAxes() {
+        let preset = AnimationPreset.seed001Flip
+        #expect(abs(preset.state(at: 0.5).pose.flip - 90) < 1e-9, "easeInOut is symmetric: 90° half way")
+        #expect(preset.state(at: 0.5).visibility == .switchAtQuarterTurn)
+        #expect(preset.state(at: 0.5).pose.flipAxis == .y)
+        #expect(preset.state(at: 1.5).pose.flipAxis == .x && abs(preset.state(at: 1.5).pose.flip - 90) < 1e-9)
+        #expect(preset.state(at: 2.5).pose.flipAxis == .diagonal)
+        #expect(preset.state(at: 0.99).pose.flip > 179 && preset.state(at: 1.99).pose.flip < 1)
+        #expect(preset.state(at: 2.5).pose.flipPerspective == 0.3)
+    }
+
+    @Test func spinTurnsOnceAndLoops() {
+        let spin = AnimationPreset.seed002Spin
+        #expect(spin.loops && spin.duration() == 2.5)
+        #expect(abs(spin.state(at: 1.25).pose.flip - 180) < 1e-9 && spin.state(at: 1.25).pose.flipPerspective == 0.4)
+        #expect(abs(spin.state(at: 2.5 + 0.625).pose.flip - 90) < 1e-9)
+    }
+
+    @Test func tiltPresetsMapTheDragAsTheSeedsDo() throws {
+        let drag = try DragPath(samples: [.init(time: 0, dx: 0, dy: 0), .init(time: 1, dx: 100, dy: -400)])
+        let t3 = AnimationPreset.seed003Tilt.state(at: 0.5, drag: drag).pose
+        #expect(abs(t3.tiltY - 50 * 0.15) < 1e-9 && t3.tiltX == 10, "clamped to ±10")
+        let t2 = AnimationPreset.seed002Tilt.state(at: 0.5, drag: drag).pose
+        #expect(abs(t2.tiltY - 50.0 / 6) < 1e-9 && abs(t2.tiltX - 200.0 / 6) < 1e-9 && t2.tiltPerspective == 0.5)
+        let clamped = AnimationPreset.seed002Tilt.state(at: 1, drag: drag).pose
+        #expect(clamped.tiltX == 45)
+        for preset in [AnimationPreset.seed002Tilt, .seed003Tilt] {
+            let end = preset.state(at: preset.duration(drag: drag), drag: drag).pose
+            #expect(abs(end.tiltX) < 0.1 && abs(end.tiltY) < 0.1, "\(preset) springs back to rest")
+        }
+    }
+
+    @Test func seed003NudgeJumpsBackOnCompletion() {
+        let preset = AnimationPreset.seed003TiltFlip
+        let during = preset.state(at: 0.3).pose.tiltY
+        #expect(during > 2 && during <= 5)
+        #expect(preset.state(at: AnimationPreset.nudge.end + 1e-6).pose.tiltY.magnitude < 0.01)
+    }
+}
+
+@Suite struct DragPathTests {
+    @Test func csvWithHeaderAndComments() throws {
+        let path = try DragPath(text: "time,dx,dy\n0,0,0\n# a comment\n0.5, 10, -4\n1.0,20,-8\n", name: "drag.csv")
+        #expect(path.samples.count == 3 && path.duration == 1)
+        #expect(path.translation(at: 0.75) == (15, -6))
+        #expect(path.translation(at: 5) == (20, -8))
+    }
+
+    @Test func json() throws {
+        let path = try DragPath(text: #"[{"time": 0, "dx": 0, "dy": 0}, {"t": 2, "dx": -30, "dy": 12.5}]"#, name: "drag.json")
+        #expect(path.samples == [.init(time: 0, dx: 0, dy: 0), .init(time: 2, dx: -30, dy: 12.5)])
+    }
+
+    @Test(arguments: ["", "time,dx,dy\n", "0,1\n", "0,0,0\n0,1,1\n", "1,0,0\n0.5,0,0\n", "0,nan,0\n", "[{\"time\": 0, \"dx\": 1}]", "[{\"time\": 0 \"dx\": 1, \"dy\": 2}]", "[{"])
+    func badFilesAreRefused(text: String) {
+        #expect(throws: DragPathError.self) { try DragPath(text: text, name: "bad") }
+    }
+}
