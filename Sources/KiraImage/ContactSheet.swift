@@ -1,0 +1,80 @@
+/// A grid of frames, each scaled down and labelled with its time: an animation on one page.
+public enum ContactSheet {
+    /// Lays `frames` (with their times in seconds) out in `columns` columns of cells `cellWidth`
+    /// pixels wide, over an opaque background of `background` (RGB, 0...255). Frames keep their
+    /// aspect ratio and are composited over the background; each cell has its time below it.
+    public static func make(frames: [(time: Double, image: RGBAImage<UInt8>)], columns: Int = 6,
+                            cellWidth: Int = 200, background: SIMD3<UInt8> = SIMD3(24, 26, 32)) -> RGBAImage<UInt8> {
+        precondition(!frames.isEmpty && columns > 0 && cellWidth > 0, "a sheet needs frames, columns and a cell width")
+        let first = frames[0].image
+        let cellHeight = max(1, (cellWidth * first.height + first.width / 2) / first.width)
+        let scale = max(1, cellWidth / 100)  // glyph pixel size
+        let labelHeight = 9 * scale
+        let gap = 8
+        let columns = min(columns, frames.count), rows = (frames.count + columns - 1) / columns
+        let width = gap + columns * (cellWidth + gap)
+        let height = gap + rows * (cellHeight + labelHeight + gap)
+        var sheet = RGBAImage<UInt8>(width: width, height: height)
+        for i in stride(from: 0, to: sheet.channels.count, by: 4) {
+            sheet.channels[i] = background.x
+            sheet.channels[i + 1] = background.y
+            sheet.channels[i + 2] = background.z
+            sheet.channels[i + 3] = 255
+        }
+        for (index, frame) in frames.enumerated() {
+            let x0 = gap + (index % columns) * (cellWidth + gap)
+            let y0 = gap + (index / columns) * (cellHeight + labelHeight + gap)
+            let cell = frame.image.resized(width: cellWidth, height: cellHeight)
+            for y in 0..<cellHeight {
+                for x in 0..<cellWidth {
+                    let p = cell[x, y]
+                    let a = Int(p.w)
+                    let under = sheet[x0 + x, y0 + y]
+                    func over(_ top: UInt8, _ bottom: UInt8) -> UInt8 { UInt8((Int(top) * a + Int(bottom) * (255 - a) + 127) / 255) }
+                    sheet[x0 + x, y0 + y] = SIMD4(over(p.x, under.x), over(p.y, under.y), over(p.z, under.z), 255)
+                }
+            }
+            BitmapFont.draw(label(frame.time), into: &sheet, x: x0, y: y0 + cellHeight + 2 * scale, scale: scale)
+        }
+        return sheet
+    }
+
+    /// "0.35 s": the time to the hundredth.
+    static func label(_ time: Double) -> String {
+        let hundredths = Int((time * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
+    }
+}
+
+/// A 3 × 5 pixel font for digits, '.', 's' and space: enough to label times without a font library.
+enum BitmapFont {
+    static let glyphs: [Character: [String]] = [
+        "0": ["###", "#.#", "#.#", "#.#", "###"], "1": [".#.", "##.", ".#.", ".#.", "###"],
+        "2": ["###", "..#", "###", "#..", "###"], "3": ["###", "..#", "###", "..#", "###"],
+        "4": ["#.#", "#.#", "###", "..#", "..#"], "5": ["###", "#..", "###", "..#", "###"],
+        "6": ["###", "#..", "###", "#.#", "###"], "7": ["###", "..#", "..#", "..#", "..#"],
+        "8": ["###", "#.#", "###", "#.#", "###"], "9": ["###", "#.#", "###", "..#", "###"],
+        ".": ["...", "...", "...", "...", ".#."], "s": ["...", ".##", "#..", "..#", "##."], " ": ["...", "...", "...", "...", "..."],
+    ]
+
+    /// Draws `text` in light grey with its top-left corner at (`x`, `y`), each font pixel a
+    /// `scale` × `scale` block; what falls outside the image is clipped.
+    static func draw(_ text: String, into image: inout RGBAImage<UInt8>, x: Int, y: Int, scale: Int) {
+        var penX = x
+        for character in text {
+            guard let rows = glyphs[character] else { continue }
+            for (gy, row) in rows.enumerated() {
+                for (gx, pixel) in row.enumerated() where pixel == "#" {
+                    for dy in 0..<scale {
+                        for dx in 0..<scale {
+                            let px = penX + gx * scale + dx, py = y + gy * scale + dy
+                            if px >= 0, py >= 0, px < image.width, py < image.height { image[px, py] = SIMD4(220, 220, 220, 255) }
+                        }
+                    }
+                }
+            }
+            penX += 4 * scale
+        }
+    }
+}
