@@ -62,7 +62,7 @@ enum InputFixtures {
         ["shade", "--tilt-x", "nan"], ["shade", "--tilt-y", "inf"], ["shade", "--tilt-x=-inf"],
         ["shade", "--tilt-x", "181"], ["shade", "--normal", "1,2"], ["shade", "--normal", "0,0,0"],
         ["shade", "--normal", "nan,1,1"], ["shade", "--threads", "-1"], ["shade", "--depth", "7"],
-        ["shade", "--angle-strength", "1e30"], ["shade", "--preset", "glsl"], ["shade", "--sparkle"],
+        ["shade", "--angle-strength", "1e30"], ["shade", "--shader", "glsl"], ["shade", "--sparkle"],
         ["render", "--flip", "1e400"], ["render", "--perspective", "nan"], ["render", "--size", "10"],
         ["render", "--size", "100000x100000"], ["render", "--axis", "z"], ["render", "--background", "red"],
         ["render", "--wobble"], ["bench", "--frames", "0"], ["bench", "--size", "0x0"], ["bench", "--threads", "nan"],

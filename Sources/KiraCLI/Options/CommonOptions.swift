@@ -19,7 +19,7 @@ struct ShaderOptions: ParsableArguments {
         case seed, threejs
     }
 
-    @Option(help: ArgumentHelp(
+    @Option(name: .customLong("shader"), help: ArgumentHelp(
         "Shader constants: seed (seed 003's Metal shader) or threejs (its GLSL ancestor: angle strength 20, no y flip).",
         valueName: "seed|threejs"))
     var preset: Preset = .seed

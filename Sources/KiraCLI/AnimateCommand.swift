@@ -1,0 +1,138 @@
+import ArgumentParser
+import Kira
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `kira animate`: one of the seeds' animations as numbered PNG frames, an APNG, a contact sheet.
+struct AnimateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "animate",
+        abstract: "Render one of the seeds' flip, tilt and spin animations as PNG frames, an animated PNG, a contact sheet.",
+        discussion: """
+            Presets: seed000-flip, seed001-flip, seed002-flip, seed002-spin, seed002-tilt, seed003-tilt, seed003-tilt-flip, seed004-flip. Without --output-dir, \
+            --apng or --sheet the frames go to output/<preset>/. Frames are rendered in batches that share \
+            their shading work and are encoded (zlib level 1) while the next batch renders.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The animation.", valueName: "name"))
+    var preset: PresetArgument
+
+    @Option(help: ArgumentHelp("Frames per second (1...240).", valueName: "n"))
+    var fps = 30
+
+    @Option(help: ArgumentHelp("Seconds to render (default: the preset's own length).", valueName: "s"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("A drag for the tilt presets: CSV lines `time,dx,dy` or a JSON array (default: a figure-eight).", valueName: "path"))
+    var drag: String?
+
+    @Option(help: ArgumentHelp("Front art (PNG).", valueName: "path")) var art = SampleFiles.front
+    @Option(help: ArgumentHelp("Front holo mask (PNG).", valueName: "path")) var mask = SampleFiles.mask
+    @Option(help: ArgumentHelp("Back art (PNG).", valueName: "path")) var back = SampleFiles.back
+    @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG).", valueName: "path")) var backMask = SampleFiles.backMask
+
+    @Option(help: ArgumentHelp("Canvas size (default: the card plus room for a ±45° tilt).", valueName: "WxH"))
+    var size: SizeArgument?
+
+    @Option(help: ArgumentHelp("Background: #RRGGBB or transparent.", valueName: "#RRGGBB|transparent"))
+    var background = BackgroundArgument(value: .transparent)
+
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Write numbered frames (frame-0000.png…) into this directory.", valueName: "dir"))
+    var outputDirectory: String?
+
+    @Option(help: ArgumentHelp("Write an animated PNG.", valueName: "path"))
+    var apng: String?
+
+    @Option(help: ArgumentHelp("Write a contact sheet: a grid of frames with their times.", valueName: "path"))
+    var sheet: String?
+
+    @Option(help: ArgumentHelp("Columns of the contact sheet.", valueName: "n"))
+    var columns = 6
+
+    @OptionGroup var shader: ShaderOptions
+    @OptionGroup var threads: ThreadOptions
+
+    @Flag(help: "No progress bar.")
+    var quiet = false
+
+    struct PresetArgument: ExpressibleByArgument {
+        let preset: AnimationPreset
+        init?(argument: String) {
+            guard let preset = AnimationPreset(rawValue: argument) else { return nil }
+            self.preset = preset
+        }
+        static var allValueStrings: [String] { AnimationPreset.allCases.map(\.rawValue) }
+    }
+
+    func validate() throws {
+        try Check.integer(fps, "--fps", in: 1...240)
+        try Check.integer(columns, "--columns", in: 1...100)
+        if let duration { try Check.number(duration, "--duration", in: 0.001...600) }
+        for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
+            throw ValidationError("output paths must not be empty")
+        }
+    }
+
+    func run() throws {
+        let dragPath = try drag.map { path in
+            let bytes = try FileIO.read(path)
+            return try DragPath(text: String(decoding: bytes, as: UTF8.self), name: path)
+        } ?? .figureEight
+        let inputs = [art, mask, back, backMask] + (drag.map { [$0] } ?? [])
+        for output in [apng, sheet].compactMap({ $0 }) { try InputFiles.checkOutput(output, isNotOneOf: inputs) }
+        let front = CardFace(art: try InputFiles.read(art), mask: try InputFiles.read(mask))
+        let backFace = CardFace(art: try InputFiles.read(back), mask: try InputFiles.read(backMask))
+
+        let preset = self.preset.preset
+        let length = duration ?? preset.duration(drag: dragPath)
+        // A looping animation's last frame would repeat its first.
+        let count = max(1, Int((length * Double(fps)).rounded()) + (preset.loops ? 0 : 1))
+        let times = (0..<count).map { min(Double($0) / Double(fps), length) }
+        let canvas = size.map { ($0.width, $0.height) }
+        let scenes = times.map { time -> FrameScene in
+            let state = preset.state(at: time, drag: dragPath)
+            return FrameScene(front: front, back: backFace, pose: state.pose, canvasSize: canvas,
+                              background: background.value, visibility: state.visibility, parameters: shader.parameters)
+        }
+
+        let directory = outputDirectory ?? ((apng == nil && sheet == nil) ? "output/\(preset.rawValue)" : nil)
+        if let directory { try makeDirectory(directory) }
+        var writer = apng.map { _ in APNGWriter(framesPerSecond: fps) }
+        // The sheet shows at most 24 frames, evenly spread.
+        let sheetStride = max(1, (count + 23) / 24)
+        var sheetFrames: [(time: Double, image: RGBAImage<UInt8>)] = []
+        var progress = ProgressBar(total: count, label: preset.rawValue, quiet: quiet)
+        let sequence = FrameSequenceRenderer(threads: threads.count)
+        try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) }) { index, bytes in
+            if let directory {
+                let number = String(index)
+                try FileIO.writeAtomically(bytes, to: "\(directory)/frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png")
+            }
+            try writer?.append(png: bytes)
+            if sheet != nil, index % sheetStride == 0 || index == count - 1 {
+                sheetFrames.append((times[index], try PNGCodec.decode(bytes).rgba8))
+            }
+            progress.update(index + 1)
+        }
+        progress.finish()
+        if let apng, let writer { try FileIO.writeAtomically(try writer.finish(), to: apng) }
+        if let sheet {
+            try PNGCodec.write(ContactSheet.make(frames: sheetFrames, columns: columns), to: sheet)
+        }
+    }
+
+    /// Creates `path` if it is missing (its parent must exist).
+    private func makeDirectory(_ path: String) throws {
+        if FileIO.isDirectory(path) { return }
+        guard mkdir(path, 0o777) == 0 else {
+            throw InputError("\(path): cannot create the directory (\(String(cString: strerror(errno))))")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Kira
+import Testing
+
+@Suite struct AnimateCommandTests {
+    @Test func framesApngAndSheet() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("animate", "--preset", "seed004-flip", "--fps", "10", "--size", "80x100",
+                                       "--output-dir", "output/frames", "--apng", "output/flip.png", "--sheet", "output/sheet.png")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "no progress bar when stderr is not a terminal")
+        // 0.6 s at 10 frames/s, both ends included.
+        let frames = try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/frames")).sorted()
+        #expect(frames == (0..<7).map { "frame-000\($0).png" })
+        let apng = try [UInt8](Data(contentsOf: URL(fileURLWithPath: workspace.file("output/flip.png"))))
+        let chunks = try PNGChunks.parse(apng, name: "flip.png")
+        #expect(chunks.filter { $0.type == "fcTL" }.count == 7)
+        #expect(PNGChunks.readBigEndian(chunks.first { $0.type == "acTL" }!.data, 0) == 7)
+        // Its first frame is the first numbered frame.
+        #expect(try PNGCodec.decode(apng) == PNGCodec.read(workspace.file("output/frames/frame-0000.png")))
+        #expect(try PNGCodec.read(workspace.file("output/sheet.png")).width > 80)
+    }
+
+    @Test func framesEqualSingleRenders() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.run("animate", "--preset", "seed002-flip", "--fps", "4", "--size", "70x90", "--output-dir", "output/f").status == 0)
+        let face = { (art: String, mask: String) in
+            CardFace(art: try PNGCodec.read(workspace.file(art)), mask: try PNGCodec.read(workspace.file(mask)))
+        }
+        let front = try face("textures/front.png", "textures/mask.png"), back = try face("textures/back.png", "textures/back-mask.png")
+        for (k, time) in [(1, 0.25), (2, 0.5)] {
+            let state = AnimationPreset.seed002Flip.state(at: time)
+            var expected = RGBAImage<UInt8>(width: 0, height: 0)
+            try FrameRenderer(threads: 1).render(
+                FrameScene(front: front, back: back, pose: state.pose, canvasSize: (70, 90), visibility: state.visibility),
+                into: &expected)
+            #expect(try PNGCodec.read(workspace.file("output/f/frame-000\(k).png")) == .rgba8(expected), "frame \(k)")
+        }
+    }
+
+    @Test func dragFromAFile() throws {
+        let workspace = try Workspace()
+        try "time,dx,dy\n0,0,0\n0.2,60,-30\n".write(toFile: workspace.file("drag.csv"), atomically: false, encoding: .utf8)
+        let result = try workspace.run("animate", "--preset", "seed003-tilt", "--drag", "drag.csv", "--fps", "5",
+                                       "--duration", "0.4", "--size", "70x90", "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/seed003-tilt"))
+        #expect(frames.count == 3)
+    }
+
+    @Test(arguments: [["--preset", "seed999"], ["--preset", "seed004-flip", "--fps", "0"], ["--preset", "seed004-flip", "--duration", "nan"],
+                      ["--preset", "seed003-tilt", "--drag", "nope.csv"], ["--preset", "seed003-tilt", "--drag", "textures/front.png"],
+                      ["--preset", "seed004-flip", "--apng", "nowhere/a.png", "--size", "40x40"],
+                      ["--preset", "seed004-flip", "--output-dir", "no/such/dir", "--size", "40x40"], []])
+    func badInput(arguments: [String]) throws {
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(["animate"] + arguments, in: workspace.path)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        #expect(workspace.outputs().isEmpty, "\(arguments): \(workspace.outputs())")
+    }
+}
