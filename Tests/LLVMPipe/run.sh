@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# An independent reference: the seed's shader as GLSL (kira.frag), rendered by Mesa's llvmpipe
+# (EGL, surfaceless) and compared with Kira's render of the same face. Optional; not part of
+# `swift test`. Needs Debian's libegl-dev, libgl-dev (or libgl1-mesa-dev) and libgl1-mesa-dri.
+# Usage: Tests/LLVMPipe/run.sh [TILT_X TILT_Y]   (from anywhere; writes into output/llvmpipe/)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+here="$root/Tests/LLVMPipe"
+out="$root/output/llvmpipe"
+mkdir -p "$out"
+tx="${1:--8}" ty="${2:-10}"
+
+need=()
+pkg-config --exists egl 2>/dev/null || need+=(libegl-dev)
+pkg-config --exists opengl 2>/dev/null || need+=(libgl-dev)
+[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || need+=(libgl1-mesa-dri)
+if [ ${#need[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}"
+fi
+
+gcc -O2 -o "$out/render" "$here/render.c" $(pkg-config --cflags --libs egl opengl libpng)
+(cd "$root" && swift build -c release --product kira >/dev/null)
+kira="$root/.build/release/kira"
+
+# The face normal of seed 003's normalFromTilt, as Kira computes it, for both renderers.
+normal=$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")
+read -r nx ny nz <<< "$normal"
+
+cd "$here"
+GALLIUM_DRIVER=llvmpipe LP_NUM_THREADS="${LP_NUM_THREADS:-2}" \
+    "$out/render" "$root/textures/front.png" "$root/textures/mask.png" "$nx" "$ny" "$nz" "$out/llvmpipe.png" 20
+"$kira" shade --art "$root/textures/front.png" --mask "$root/textures/mask.png" --normal "$nx,$ny,$nz" -o "$out/kira.png"
+"$kira" compare "$out/llvmpipe.png" "$out/kira.png" --diff "$out/diff.png" --min-psnr 50
