@@ -33,10 +33,7 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A drag for the tilt presets: CSV lines `time,dx,dy` or a JSON array (default: a figure-eight).", valueName: "path"))
     var drag: String?
 
-    @Option(help: ArgumentHelp("Front art (PNG).", valueName: "path")) var art = SampleFiles.front
-    @Option(help: ArgumentHelp("Front holo mask (PNG).", valueName: "path")) var mask = SampleFiles.mask
-    @Option(help: ArgumentHelp("Back art (PNG).", valueName: "path")) var back = SampleFiles.back
-    @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG).", valueName: "path")) var backMask = SampleFiles.backMask
+    @OptionGroup var card: CardOptions
 
     @Option(help: ArgumentHelp("Canvas size (default: the card plus room for a ±45° tilt).", valueName: "WxH"))
     var size: SizeArgument?
@@ -85,10 +82,9 @@ struct AnimateCommand: ParsableCommand {
             let bytes = try FileIO.read(path)
             return try DragPath(text: String(decoding: bytes, as: UTF8.self), name: path)
         } ?? .figureEight
-        let inputs = [art, mask, back, backMask] + (drag.map { [$0] } ?? [])
+        let inputs = card.paths + (drag.map { [$0] } ?? [])
         for output in [apng, sheet].compactMap({ $0 }) { try InputFiles.checkOutput(output, isNotOneOf: inputs) }
-        let front = CardFace(art: try InputFiles.read(art), mask: try InputFiles.read(mask))
-        let backFace = CardFace(art: try InputFiles.read(back), mask: try InputFiles.read(backMask))
+        let (front, backFace) = try card.faces()
 
         let preset = self.preset.preset
         let length = duration ?? preset.duration(drag: dragPath)

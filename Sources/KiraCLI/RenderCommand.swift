@@ -14,17 +14,7 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Front art (PNG). Default: textures/front.png.", valueName: "path"))
-    var art = SampleFiles.front
-
-    @Option(help: ArgumentHelp("Front holo mask (PNG). Default: textures/mask.png.", valueName: "path"))
-    var mask = SampleFiles.mask
-
-    @Option(help: ArgumentHelp("Back art (PNG). Default: textures/back.png.", valueName: "path"))
-    var back = SampleFiles.back
-
-    @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG). Default: textures/back-mask.png.", valueName: "path"))
-    var backMask = SampleFiles.backMask
+    @OptionGroup var card: CardOptions
 
     @Option(name: .customLong("tilt-x"), parsing: .unconditional,
             help: ArgumentHelp("Tilt about the x axis, in degrees (-90...90).", valueName: "deg"))
@@ -87,9 +77,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        try InputFiles.checkOutput(output, isNotOneOf: [art, mask, back, backMask])
-        let front = CardFace(art: try InputFiles.read(art), mask: try InputFiles.read(mask))
-        let backFace = CardFace(art: try InputFiles.read(back), mask: try InputFiles.read(backMask))
+        try InputFiles.checkOutput(output, isNotOneOf: card.paths)
+        let (front, backFace) = try card.faces()
         let pose = CardPose(
             tiltX: tiltX, tiltY: tiltY, flip: flip, flipAxis: axis.axis,
             flipPerspective: perspective, tiltPerspective: tiltPerspective)

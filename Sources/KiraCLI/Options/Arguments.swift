@@ -32,17 +32,11 @@ struct SizeArgument: ExpressibleByArgument {
 /// Input checks shared by the commands; each failure is a one-line `ValidationError`.
 enum Check {
     /// `value` is finite and within `range`.
-    static func number(_ value: Float, _ name: String, in range: ClosedRange<Float>) throws {
+    static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, _ name: String, in range: ClosedRange<F>) throws {
         guard value.isFinite else { throw ValidationError("\(name) must be a finite number, not \(value)") }
         guard range.contains(value) else {
             throw ValidationError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(format(value))")
         }
-    }
-
-    /// `value` is finite and within `range`.
-    static func number(_ value: Double, _ name: String, in range: ClosedRange<Double>) throws {
-        try number(Float(value), name, in: Float(range.lowerBound)...Float(range.upperBound))
-        guard value.isFinite else { throw ValidationError("\(name) must be a finite number, not \(value)") }
     }
 
     static func integer(_ value: Int, _ name: String, in range: ClosedRange<Int>) throws {
@@ -51,7 +45,7 @@ enum Check {
         }
     }
 
-    static func format(_ value: Float) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    static func format<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : value.description
     }
 }

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Kira
+
+/// The card's two faces, for the commands that draw the card on screen.
+struct CardOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Front art (PNG). Default: textures/front.png.", valueName: "path"))
+    var art = SampleFiles.front
+
+    @Option(help: ArgumentHelp("Front holo mask (PNG). Default: textures/mask.png.", valueName: "path"))
+    var mask = SampleFiles.mask
+
+    @Option(help: ArgumentHelp("Back art (PNG). Default: textures/back.png.", valueName: "path"))
+    var back = SampleFiles.back
+
+    @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG). Default: textures/back-mask.png.", valueName: "path"))
+    var backMask = SampleFiles.backMask
+
+    /// The four input files.
+    var paths: [String] { [art, mask, back, backMask] }
+
+    /// Reads the faces; failures name the file.
+    func faces() throws -> (front: CardFace, back: CardFace) {
+        (CardFace(art: try InputFiles.read(art), mask: try InputFiles.read(mask)),
+         CardFace(art: try InputFiles.read(back), mask: try InputFiles.read(backMask)))
+    }
+}
