@@ -3,16 +3,16 @@ import Kira
 
 /// The card's two faces, for the commands that draw the card on screen.
 struct CardOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Front art (PNG). Default: textures/front.png.", valueName: "path"))
+    @Option(help: ArgumentHelp("Front art (PNG).", valueName: "path"))
     var art = SampleFiles.front
 
-    @Option(help: ArgumentHelp("Front holo mask (PNG). Default: textures/mask.png.", valueName: "path"))
+    @Option(help: ArgumentHelp("Front holo mask (PNG).", valueName: "path"))
     var mask = SampleFiles.mask
 
-    @Option(help: ArgumentHelp("Back art (PNG). Default: textures/back.png.", valueName: "path"))
+    @Option(help: ArgumentHelp("Back art (PNG).", valueName: "path"))
     var back = SampleFiles.back
 
-    @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG). Default: textures/back-mask.png.", valueName: "path"))
+    @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG).", valueName: "path"))
     var backMask = SampleFiles.backMask
 
     /// The four input files.

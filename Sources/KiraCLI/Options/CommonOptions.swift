@@ -25,11 +25,11 @@ struct ShaderOptions: ParsableArguments {
     var preset: Preset = .seed
 
     @Option(name: .customLong("angle-strength"), parsing: .unconditional,
-            help: ArgumentHelp("Hue cycles per radian of view angle (overrides the preset).", valueName: "k"))
+            help: ArgumentHelp("Hue cycles per radian of view angle (overrides --shader).", valueName: "k"))
     var angleStrength: Float?
 
     @Option(name: .customLong("y-flip"),
-            help: ArgumentHelp("Noise y flip: seed-width (the seed's quirk), height, or none (overrides the preset).",
+            help: ArgumentHelp("Noise y flip: seed-width (the seed's quirk), height, or none (overrides --shader).",
                                valueName: "seed-width|height|none"))
     var yFlip: YFlip?
 
