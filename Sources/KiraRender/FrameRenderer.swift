@@ -547,12 +547,18 @@ private struct ProjectionJob: @unchecked Sendable {
     private func store<Out: LaneChannel>(_ row: UnsafeMutablePointer<Float>, columns: Range<Int>,
                                          into out: UnsafeMutablePointer<Out>) {
         for x in columns {
-            let a = row[4 * x + 3]
-            let scale: Float = a > 0 ? 1 / a : 0
-            out[4 * x] = Out.quantize(row[4 * x] * scale)
-            out[4 * x + 1] = Out.quantize(row[4 * x + 1] * scale)
-            out[4 * x + 2] = Out.quantize(row[4 * x + 2] * scale)
-            out[4 * x + 3] = Out.quantize(a)
+            let pixel = UnsafeRawPointer(row + 4 * x).loadUnaligned(as: SIMD4<Float>.self)
+            let a = pixel.w
+            let scale: Float = a == 1 ? 1 : (a > 0 ? 1 / a : 0)
+            var straight = pixel * scale
+            straight.w = a
+            // `Float.quantized(maxValue:)` on four channels at once: clamp, scale, round half to
+            // even by the 1.5·2²³ trick (the values are below 2²²).
+            let clamped = straight.replacing(with: 0, where: straight .< 0).replacing(with: 1, where: straight .> 1)
+            let bits = unsafeBitCast(clamped * Out.maxFloat + 12_582_912, to: SIMD4<UInt32>.self) &- 0x4B40_0000
+            (out + 4 * x).withMemoryRebound(to: SIMD4<Out>.self, capacity: 1) {
+                $0.pointee = SIMD4<Out>(truncatingIfNeeded: bits)
+            }
         }
     }
 }
