@@ -168,17 +168,6 @@ public enum PNGCodec {
         }
         try FileIO.writeAtomically(bytes, to: path)
     }
-
-    /// Writes `image` at the given bit depth (8 or 16), converting if needed.
-    public static func write(_ image: AnyRGBAImage, depth: Int, to path: String,
-                             options: EncodingOptions = .standard) throws(ImageFileError)
-    {
-        if depth == 16 {
-            try write(image.rgba16, to: path, options: options)
-        } else {
-            try write(image.rgba8, to: path, options: options)
-        }
-    }
 }
 
 /// The message buffer the C layer fills on failure.
