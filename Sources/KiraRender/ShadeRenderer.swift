@@ -40,7 +40,8 @@ public final class ShadeRenderer {
         art: RGBAImage<In>, mask: RGBAImage<M>, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
     ) throws(RenderError) {
-        try validate(art: art, mask: mask, normals: CollectionOfOne(normal))
+        try validate(art: art, mask: mask)
+        guard KiraUniforms.isValidNormal(normal) else { throw RenderError.invalidNormal(normal) }
         if output.width != art.width || output.height != art.height {
             output = RGBAImage(width: art.width, height: art.height)
         }
@@ -64,7 +65,9 @@ public final class ShadeRenderer {
         art: RGBAImage<In>, mask: RGBAImage<M>, normals: [SIMD3<Float>],
         parameters: KiraParameters = .seed, into output: inout FrameStack<Out>
     ) throws(RenderError) {
-        try validate(art: art, mask: mask, normals: normals)
+        try validate(art: art, mask: mask)
+        // A concrete array: iterating it through a generic collection would allocate per element.
+        for normal in normals where !KiraUniforms.isValidNormal(normal) { throw RenderError.invalidNormal(normal) }
         if output.width != art.width || output.height != art.height || output.count != normals.count {
             output = FrameStack(width: art.width, height: art.height, count: normals.count)
         }
@@ -94,10 +97,7 @@ public final class ShadeRenderer {
         return output
     }
 
-    private func validate<In, M, Normals: Collection<SIMD3<Float>>>(
-        art: RGBAImage<In>, mask: RGBAImage<M>, normals: Normals
-    ) throws(RenderError) {
-        for normal in normals where !KiraUniforms.isValidNormal(normal) { throw RenderError.invalidNormal(normal) }
+    private func validate<In, M>(art: RGBAImage<In>, mask: RGBAImage<M>) throws(RenderError) {
         guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
         guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
     }
