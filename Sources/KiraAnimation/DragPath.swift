@@ -71,7 +71,8 @@ public struct DragPath: Sendable, Equatable {
 
     static func parseCSV(_ text: String, name: String) throws(DragPathError) -> [Sample] {
         var samples: [Sample] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // `isNewline`, not "\n": in Swift "\r\n" is one Character, which a split on "\n" misses.
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let fields = line.split(separator: ",").map { $0.trimmingWhitespace }
             if fields.isEmpty || fields.allSatisfy(\.isEmpty) { continue }

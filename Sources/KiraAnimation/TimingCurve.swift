@@ -128,8 +128,9 @@ public struct Animation: Sendable, Equatable {
         guard repeatsForever, length > 0 else { return curve.value(at: local, duration: duration) }
         let run = (local / length).rounded(.down)
         let within = local - run * length
-        let value = curve.value(at: within, duration: duration)
-        return autoreverses && Int(run) % 2 == 1 ? 1 - value : value
+        // A reversed run plays the curve backwards in time (not mirrored in value).
+        let reversed = autoreverses && Int(run) % 2 == 1
+        return curve.value(at: reversed ? length - within : within, duration: duration)
     }
 
     /// The value animated from `from` to `to`, at `time`.

@@ -81,6 +81,11 @@ import Testing
         #expect(path.translation(at: 5) == (20, -8))
     }
 
+    @Test func windowsLineEndings() throws {
+        let path = try DragPath(text: "time,dx,dy\r\n0,0,0\r\n1,10,20\r\n", name: "drag.csv")
+        #expect(path.samples == [.init(time: 0, dx: 0, dy: 0), .init(time: 1, dx: 10, dy: 20)])
+    }
+
     @Test func json() throws {
         let path = try DragPath(text: #"[{"time": 0, "dx": 0, "dy": 0}, {"t": 2, "dx": -30, "dy": 12.5}]"#, name: "drag.json")
         #expect(path.samples == [.init(time: 0, dx: 0, dy: 0), .init(time: 2, dx: -30, dy: 12.5)])

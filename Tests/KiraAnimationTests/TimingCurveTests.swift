@@ -66,6 +66,10 @@ import Testing
         #expect(abs(forever.progress(at: 5) - 0.5) < 1e-12)
         let reversing = Animation(.linear, duration: 2, repeatsForever: true, autoreverses: true)
         #expect(abs(reversing.progress(at: 2.5) - 0.75) < 1e-12)
+        // Backwards in time: an easeIn run played back starts fast, not with easeIn's slow start.
+        let easeBack = Animation(.easeIn, duration: 1, repeatsForever: true, autoreverses: true)
+        #expect(abs(easeBack.progress(at: 1.25) - TimingCurve.easeIn.value(at: 0.75, duration: 1)) < 1e-12)
+        #expect(abs(easeBack.progress(at: 1.999999) - 0) < 1e-4 && abs(easeBack.progress(at: 1.000001) - 1) < 1e-4)
         #expect(abs(Animation(.linear, duration: 1).value(from: 10, to: 20, at: 0.25) - 12.5) < 1e-12)
     }
 }
