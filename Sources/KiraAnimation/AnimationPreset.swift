@@ -74,7 +74,7 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
 
         case .seed002Flip:
             return CardState(pose: CardPose(flip: Self.flipSpring.value(from: 0, to: 180, at: time), flipPerspective: 1),
-                             visibility: .crossfade)
+                             visibility: .crossfadeBackUnder)
 
         case .seed002Spin:
             let turn = Animation(.linear, duration: 2.5, repeatsForever: true).value(from: 0, to: 360, at: time)

@@ -76,6 +76,9 @@ public enum FaceVisibility: Sendable, Equatable {
     /// Seeds 002 and 003: both faces are drawn, the front with opacity `1 - flip / 180` and the
     /// back over it with `flip / 180` (clamped), as their animated `.opacity` modifiers do.
     case crossfade
+    /// Seed 002: the same crossfade with the back under the front (its ZStack lists the back
+    /// first), which differs from ``crossfade`` while both are partly transparent.
+    case crossfadeBackUnder
     /// Seeds 000 and 004: the faces turn separately, each by its own angle about the flip axis
     /// (the back is not pre-rotated, and the pose's `flip` is unused); the back is drawn first and
     /// the front over it, each only while it faces the viewer.

@@ -106,10 +106,11 @@ public struct FrameScene: Sendable {
             if frontMap.preservesOrientation { return [FaceLayer(side: .front, normal: normal, homography: frontMap, opacity: 1)] }
             if backMap.preservesOrientation { return [FaceLayer(side: .back, normal: -normal, homography: backMap, opacity: 1)] }
             return []
-        case .crossfade:
+        case .crossfade, .crossfadeBackUnder:
             let progress = Float(min(max(pose.flip / 180, 0), 1))
-            return [FaceLayer(side: .front, normal: normal, homography: frontMap, opacity: 1 - progress),
-                    FaceLayer(side: .back, normal: -normal, homography: backMap, opacity: progress)]
+            let front = FaceLayer(side: .front, normal: normal, homography: frontMap, opacity: 1 - progress)
+            let back = FaceLayer(side: .back, normal: -normal, homography: backMap, opacity: progress)
+            return visibility == .crossfade ? [front, back] : [back, front]
         case .switchAtQuarterTurn:
             // The angle decides, as the seed's AnimatableModifier does (`rotationAngle < 90`).
             let turned = abs(pose.flip.truncatingRemainder(dividingBy: 360))

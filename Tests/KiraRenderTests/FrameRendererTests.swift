@@ -155,6 +155,19 @@ import Testing
         #expect(solid != faded)
     }
 
+    @Test func crossfadeOrderFollowsTheSeeds() throws {
+        var scene = Self.scene(pose: CardPose(flip: 70))
+        scene.visibility = .crossfade  // seed 003: the back over the front
+        #expect(scene.layers().map(\.side) == [.front, .back])
+        scene.visibility = .crossfadeBackUnder  // seed 002: the front over the back
+        #expect(scene.layers().map(\.side) == [.back, .front])
+        var over = RGBAImage<UInt8>(width: 0, height: 0), under = RGBAImage<UInt8>(width: 0, height: 0)
+        try FrameRenderer().render(scene, into: &under)
+        scene.visibility = .crossfade
+        try FrameRenderer().render(scene, into: &over)
+        #expect(over != under)
+    }
+
     @Test func sixteenBitFrames() throws {
         let scene = Self.scene(pose: CardPose(tiltY: 12))
         var deep = RGBAImage<UInt16>(width: 0, height: 0), flat = RGBAImage<UInt8>(width: 0, height: 0)
