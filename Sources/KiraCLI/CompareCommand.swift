@@ -9,7 +9,8 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             Channels are compared as fractions of full scale, so 8- and 16-bit images compare on one \
             scale and 16-bit ones at 16-bit precision. Errors count R, G, B and A; SSIM (Wang et al. \
-            2004: Gaussian window 11, σ 1.5, K1 0.01, K2 0.03) is computed on Rec. 709 luma. \
+            2004: Gaussian window 11, σ 1.5, K1 0.01, K2 0.03) is computed on the Rec. 709 luma of R, G, \
+            B (alpha ignored). Errors are in 8-bit steps; in --json, "psnr" is null for identical images. \
             Exit status: 0 within the tolerances given (or none given), 1 outside, 2 on bad input.
             """
     )
@@ -76,9 +77,13 @@ struct CompareCommand: ParsableCommand {
             \(failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
             """
         // JSON has no infinity: identical images have "psnr": null.
-        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim),"max_error":\#(c.maxError * 255),"mean_error":\#(c.meanAbsoluteError * 255),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(c.threshold * 255),"within_tolerance":\#(failures.isEmpty)}"#
+        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(failures.isEmpty)}"#
         return (text, json)
     }
+
+    /// A fraction of full scale in 8-bit steps, rounded to 1e-9 steps so that 8-bit errors print
+    /// as whole numbers (`1.0`, not the `1.0000000000000249` of `(1 / 255) · 255`).
+    private func steps(_ x: Double) -> Double { (x * 255 * 1e9).rounded() / 1e9 }
 
     private func escaped(_ s: String) -> String {
         var out = ""

@@ -38,32 +38,19 @@ public struct ImageComparison: Sendable, Equatable {
         width = a.width
         height = a.height
         self.threshold = threshold
-        let x = NormalizedImage(a), y = NormalizedImage(b)
-        var squared = 0.0, absolute = 0.0, worst = 0.0
-        var over = 0
-        let pixels = a.width * a.height
-        x.values.withUnsafeBufferPointer { xs in
-            y.values.withUnsafeBufferPointer { ys in
-                for pixel in 0..<pixels {
-                    var pixelWorst = 0.0
-                    for c in 0..<4 {
-                        let d = abs(xs[pixel * 4 + c] - ys[pixel * 4 + c])
-                        squared += d * d
-                        absolute += d
-                        pixelWorst = max(pixelWorst, d)
-                    }
-                    worst = max(worst, pixelWorst)
-                    if pixelWorst > threshold * (1 + 1e-6) { over += 1 }
-                }
-            }
+        // Mixed depths compare at 16 bits: the 8-bit image widened exactly (v · 257) normalises
+        // to the same numbers as itself.
+        let s = switch (a, b) {
+        case (.rgba8(let x), .rgba8(let y)): Statistics(x.channels, y.channels, fullScale: 255, threshold: threshold)
+        default: Statistics(a.rgba16.channels, b.rgba16.channels, fullScale: 65535, threshold: threshold)
         }
-        let count = Double(max(1, pixels * 4))
-        let mse = squared / count
+        let count = Double(max(1, width * height * 4))
+        let mse = s.squared / count
         psnr = mse == 0 ? .infinity : 10 * log10(1 / mse)
-        maxError = worst
-        meanAbsoluteError = absolute / count
-        shareOverThreshold = Double(over) / Double(max(1, pixels))
-        ssim = SSIM.mean(x.luma(), y.luma(), width: a.width, height: a.height)
+        maxError = s.worst
+        meanAbsoluteError = s.absolute / count
+        shareOverThreshold = Double(s.over) / Double(max(1, width * height))
+        ssim = SSIM.mean(s.lumaA, s.lumaB, width: width, height: height)
     }
 
     /// Whether two images can be compared.
@@ -72,8 +59,62 @@ public struct ImageComparison: Sendable, Equatable {
     }
 }
 
-/// An image's channels as fractions of full scale, RGBA interleaved. Doubles: `v / 255` and
-/// `257 v / 65535` are then the same number, so an 8-bit image equals its 16-bit widening.
+/// The error sums and the luma of two images, in one pass over their channels in place.
+///
+/// A channel `v` counts as `Double(v) / fullScale`: correctly rounded, so `v / 255` and
+/// `257 v / 65535` are the same number.
+struct Statistics {
+    var squared = 0.0, absolute = 0.0, worst = 0.0
+    var over = 0
+    /// Rec. 709 luma of the stored RGB (alpha ignored), in float32 for SSIM.
+    var lumaA: [Float], lumaB: [Float]
+
+    init<T: FixedWidthInteger & UnsignedInteger>(_ a: [T], _ b: [T], fullScale: Double, threshold: Double) {
+        let pixels = a.count / 4
+        lumaA = [Float](repeating: 0, count: pixels)
+        lumaB = [Float](repeating: 0, count: pixels)
+        var squared = 0.0, absolute = 0.0, worst = 0.0, over = 0
+        // A pixel is over the threshold when a channel exceeds it by more than rounding.
+        let limit = threshold * (1 + 1e-6)
+        a.withUnsafeBufferPointer { xs in
+            b.withUnsafeBufferPointer { ys in
+                lumaA.withUnsafeMutableBufferPointer { la in
+                    lumaB.withUnsafeMutableBufferPointer { lb in
+                        for pixel in 0..<pixels {
+                            var x = SIMD4<Double>(), y = SIMD4<Double>()
+                            var pixelWorst = 0.0
+                            for c in 0..<4 {
+                                x[c] = Double(xs[pixel &* 4 &+ c]) / fullScale
+                                y[c] = Double(ys[pixel &* 4 &+ c]) / fullScale
+                                let d = Swift.abs(x[c] - y[c])
+                                squared += d * d
+                                absolute += d
+                                pixelWorst = max(pixelWorst, d)
+                            }
+                            worst = max(worst, pixelWorst)
+                            if pixelWorst > limit { over += 1 }
+                            la[pixel] = Self.luma(x)
+                            lb[pixel] = Self.luma(y)
+                        }
+                    }
+                }
+            }
+        }
+        self.squared = squared
+        self.absolute = absolute
+        self.worst = worst
+        self.over = over
+    }
+
+    @inline(__always)
+    static func luma(_ v: SIMD4<Double>) -> Float {
+        0.2126 * Float(v.x) + 0.7152 * Float(v.y) + 0.0722 * Float(v.z)
+    }
+}
+
+/// An image's channels as fractions of full scale, RGBA interleaved (for the heat map). Doubles:
+/// `v / 255` and `257 v / 65535` are then the same number, so an 8-bit image equals its 16-bit
+/// widening.
 struct NormalizedImage {
     let width: Int
     let height: Int
@@ -85,14 +126,6 @@ struct NormalizedImage {
         switch image {
         case .rgba8(let i): values = i.channels.map { Double($0) / 255 }
         case .rgba16(let i): values = i.channels.map { Double($0) / 65535 }
-        }
-    }
-
-    /// Rec. 709 luma of the stored RGB (alpha ignored), in float32 for SSIM.
-    func luma() -> [Float] {
-        (0..<(width * height)).map { p in
-            let r = Float(values[p * 4]), g = Float(values[p * 4 + 1]), b = Float(values[p * 4 + 2])
-            return 0.2126 * r + 0.7152 * g + 0.0722 * b
         }
     }
 }

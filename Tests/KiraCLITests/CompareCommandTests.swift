@@ -48,6 +48,8 @@ import Testing
         for key in ["psnr", "ssim", "max_error", "mean_error", "share_over_threshold", "within_tolerance"] {
             #expect(object[key] != nil, "\(key)")
         }
+        let maxError = try #require(object["max_error"] as? Double)
+        #expect(maxError > 0 && maxError == maxError.rounded(), "8-bit errors are whole steps: \(maxError)")
         let diff = try PNGCodec.read(workspace.file("output/diff.png"))
         #expect(diff.width == Workspace.artSize.width && diff.height == Workspace.artSize.height)
         let same = try workspace.run("compare", "output/a.png", "output/same.png", "--json")

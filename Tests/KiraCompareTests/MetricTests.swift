@@ -37,6 +37,25 @@ import Testing
         #expect(c.ssim < 1)
     }
 
+    @Test(arguments: [1, 3, 10])
+    func uniformOffsetOfEveryChannelGivesTwentyLogTenOf255OverK(k: Int) {
+        // All four channels off by k/255: MSE = (k/255)², so PSNR = 20 log10(255 / k) exactly.
+        var a = RGBAImage<UInt8>(width: 23, height: 17), b = a
+        for i in a.channels.indices {
+            a.channels[i] = UInt8((i * 37) % 200)
+            b.channels[i] = a.channels[i] + UInt8(k)
+        }
+        let c = ImageComparison(.rgba8(a), .rgba8(b))
+        #expect(abs(c.psnr - 20 * log10(255 / Double(k))) < 1e-9, "k=\(k): \(c.psnr)")
+        // The same offset at 16 bits (257 k / 65535 = k / 255) gives the same PSNR.
+        var a16 = RGBAImage<UInt16>(width: 23, height: 17), b16 = a16
+        for i in a16.channels.indices {
+            a16.channels[i] = UInt16(a.channels[i]) * 257
+            b16.channels[i] = a16.channels[i] + UInt16(257 * k)
+        }
+        #expect(abs(ImageComparison(.rgba16(a16), .rgba16(b16)).psnr - 20 * log10(255 / Double(k))) < 1e-9)
+    }
+
     @Test func sixteenBitIsComparedAtSixteenBitPrecision() {
         var a = RGBAImage<UInt16>(width: 8, height: 8), b = RGBAImage<UInt16>(width: 8, height: 8)
         for i in a.channels.indices { a.channels[i] = 30000; b.channels[i] = i % 4 == 0 ? 30001 : 30000 }

@@ -3,6 +3,8 @@
 # (EGL, surfaceless) and compared with Kira's render of the same face. Optional; not part of
 # `swift test`. Needs Debian's libegl-dev, libgl-dev (or libgl1-mesa-dev) and libgl1-mesa-dri.
 # Usage: Tests/LLVMPipe/run.sh [TILT_X TILT_Y]   (from anywhere; writes into output/llvmpipe/)
+# KIRA_SCRATCH_PATH=DIR builds kira there instead of .build (swift build --scratch-path).
+# Why the two differ, built-in by built-in: Tests/LLVMPipe/diagnose.py (after this script).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/Tests/LLVMPipe"
@@ -20,8 +22,9 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 gcc -O2 -o "$out/render" "$here/render.c" $(pkg-config --cflags --libs egl opengl libpng)
-(cd "$root" && swift build -c release --product kira >/dev/null)
-kira="$root/.build/release/kira"
+scratch="${KIRA_SCRATCH_PATH:-$root/.build}"
+(cd "$root" && swift build -c release --product kira --scratch-path "$scratch" >/dev/null)
+kira="$scratch/release/kira"
 
 # The face normal of seed 003's normalFromTilt, as Kira computes it, for both renderers.
 normal=$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")
