@@ -118,11 +118,12 @@ extension ImageChannel {
     /// `Array(repeating:count:)` that the compiler does not specialise copies element by element.
     @inlinable
     public static func zeroed(count: Int) -> [Self] {
-        [Self](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0 {
-                UnsafeMutableRawPointer(buffer.baseAddress!)
-                    .initializeMemory(as: UInt8.self, repeating: 0, count: count * MemoryLayout<Self>.stride)
-            }
+        // An empty array must not come from `unsafeUninitializedCapacity`: with capacity 0 it
+        // writes the count into the shared empty-array storage, a data race between threads.
+        guard count > 0 else { return [] }
+        return [Self](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawPointer(buffer.baseAddress!)
+                .initializeMemory(as: UInt8.self, repeating: 0, count: count * MemoryLayout<Self>.stride)
             initialized = count
         }
     }
