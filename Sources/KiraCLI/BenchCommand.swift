@@ -55,10 +55,10 @@ struct BenchCommand: ParsableCommand {
 
     private func loadCard() throws -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
         if let art, let mask {
-            return (try InputFiles.read(art).rgba8, try InputFiles.read(mask).rgba8)
+            return (try PNGCodec.read(art).rgba8, try PNGCodec.read(mask).rgba8)
         }
-        let front = try InputFiles.read(SampleFiles.front).rgba8
-        let holo = try InputFiles.read(SampleFiles.mask).rgba8
+        let front = try PNGCodec.read(SampleFiles.front).rgba8
+        let holo = try PNGCodec.read(SampleFiles.mask).rgba8
         return (front.resized(width: size.width, height: size.height), holo.resized(width: size.width, height: size.height))
     }
 }

@@ -48,7 +48,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let a = try InputFiles.read(first), b = try InputFiles.read(second)
+        let a = try PNGCodec.read(first), b = try PNGCodec.read(second)
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Kira
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ struct KiraCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kira",
         abstract: "Render holographic (kira) trading-card frames on the CPU.",
-        version: "kira \(BuildInfo.version) (\(BuildInfo.summary))",
+        version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
         subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, CompareCommand.self, BenchCommand.self, TexturesCommand.self]
     )
 

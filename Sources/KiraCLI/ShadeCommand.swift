@@ -75,8 +75,8 @@ struct ShadeCommand: ParsableCommand {
         let artPath = art ?? (back ? SampleFiles.back : SampleFiles.front)
         let maskPath = mask ?? (back ? SampleFiles.backMask : SampleFiles.mask)
         try InputFiles.checkOutput(output, isNotOneOf: [artPath, maskPath])
-        let artImage = try InputFiles.read(artPath)
-        let maskImage = try InputFiles.read(maskPath)
+        let artImage = try PNGCodec.read(artPath)
+        let maskImage = try PNGCodec.read(maskPath)
 
         let renderer = ShadeRenderer(threads: threads.count)
         let normal = faceNormal

@@ -18,11 +18,6 @@ public struct RGBLanes: Sendable {
         self.g = g
         self.b = b
     }
-
-    @inlinable @inline(__always)
-    public init(repeating rgb: SIMD3<Float>) {
-        self.init(Lanes(repeating: rgb.x), Lanes(repeating: rgb.y), Lanes(repeating: rgb.z))
-    }
 }
 
 // Metal's built-ins on lanes, defined exactly as the scalar versions in `SeedShader` so that the

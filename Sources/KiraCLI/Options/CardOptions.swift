@@ -20,7 +20,7 @@ struct CardOptions: ParsableArguments {
 
     /// Reads the faces; failures name the file.
     func faces() throws -> (front: CardFace, back: CardFace) {
-        (CardFace(art: try InputFiles.read(art), mask: try InputFiles.read(mask)),
-         CardFace(art: try InputFiles.read(back), mask: try InputFiles.read(backMask)))
+        (CardFace(art: try PNGCodec.read(art), mask: try PNGCodec.read(mask)),
+         CardFace(art: try PNGCodec.read(back), mask: try PNGCodec.read(backMask)))
     }
 }

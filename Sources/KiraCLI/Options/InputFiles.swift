@@ -24,11 +24,6 @@ struct InputError: Error, CustomStringConvertible {
 }
 
 enum InputFiles {
-    /// Reads a PNG; failures name the file and the reason.
-    static func read(_ path: String) throws -> AnyRGBAImage {
-        try PNGCodec.read(path)
-    }
-
     /// Refuses to write over one of the inputs.
     static func checkOutput(_ output: String, isNotOneOf inputs: [String]) throws {
         guard let target = canonical(output) else { return }  // does not exist yet
