@@ -29,7 +29,7 @@ let nativeCPU: [SwiftSetting] = [
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -44,7 +44,7 @@ let targets: [Target] = [
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
-    // The procedural sample card (front, back, holo mask) committed under textures/.
+    // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     .target(name: "KiraSamples", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
 
     // Parsing of command-line values, as pure functions the fuzzer can reach.

@@ -4,4 +4,5 @@
 @_exported import KiraGeometry
 @_exported import KiraImage
 @_exported import KiraRender
+@_exported import KiraSamples
 @_exported import KiraShader

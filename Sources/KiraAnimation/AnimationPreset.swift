@@ -42,6 +42,14 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     /// Whether the animation repeats forever (its duration is then one cycle).
     public var loops: Bool { self == .seed002Spin }
 
+    /// Whether the animation follows a drag (the others ignore one).
+    public var usesDrag: Bool {
+        switch self {
+        case .seed002Tilt, .seed003Tilt, .seed003TiltFlip: true
+        case .seed000Flip, .seed001Flip, .seed002Flip, .seed002Spin, .seed004Flip: false
+        }
+    }
+
     /// The natural length of the animation, in seconds; `drag` is the finger's path for the tilt
     /// presets.
     public func duration(drag: DragPath = .figureEight) -> Double {

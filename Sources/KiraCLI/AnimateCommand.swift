@@ -16,7 +16,7 @@ struct AnimateCommand: ParsableCommand {
         abstract: "Render one of the seeds' flip, tilt and spin animations as PNG frames, an animated PNG, a contact sheet.",
         discussion: """
             Presets: seed000-flip, seed001-flip, seed002-flip, seed002-spin, seed002-tilt, seed003-tilt, seed003-tilt-flip, seed004-flip. Without --output-dir, \
-            --apng or --sheet the frames go to output/<preset>/. Frames are rendered in batches that share \
+            --apng or --sheet the frames go to output/<preset>/ (created). Without --art the built-in sample card is drawn. Frames are rendered in batches that share \
             their shading work and are encoded (zlib level 1) while the next batch renders.
             """
     )
@@ -34,12 +34,7 @@ struct AnimateCommand: ParsableCommand {
     var drag: String?
 
     @OptionGroup var card: CardOptions
-
-    @Option(help: ArgumentHelp("Canvas size (default: the card plus room for a ±45° tilt).", valueName: "WxH"))
-    var size: SizeArgument?
-
-    @Option(help: ArgumentHelp("Background: #RRGGBB or transparent.", valueName: "#RRGGBB|transparent"))
-    var background = BackgroundArgument(value: .transparent)
+    @OptionGroup var canvas: CanvasOptions
 
     @Option(name: .customLong("output-dir"), help: ArgumentHelp("Write numbered frames (frame-0000.png…) into this directory.", valueName: "dir"))
     var outputDirectory: String?
@@ -53,6 +48,7 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Columns of the contact sheet.", valueName: "n"))
     var columns = 6
 
+    @OptionGroup var depth: DepthOptions
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
 
@@ -75,6 +71,12 @@ struct AnimateCommand: ParsableCommand {
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
             throw ValidationError("output paths must not be empty")
         }
+        if let apng { try OutputPath.checkPNG(apng, option: "--apng", extensions: ["png", "apng"]) }
+        if let sheet { try OutputPath.checkPNG(sheet, option: "--sheet") }
+        if drag != nil, !preset.preset.usesDrag {
+            let users = AnimationPreset.allCases.filter(\.usesDrag).map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--drag: \(preset.preset.rawValue) does not follow a drag; the presets that do: \(users)")
+        }
     }
 
     func run() throws {
@@ -84,29 +86,34 @@ struct AnimateCommand: ParsableCommand {
         } ?? .figureEight
         let inputs = card.paths + (drag.map { [$0] } ?? [])
         for output in [apng, sheet].compactMap({ $0 }) { try InputFiles.checkOutput(output, isNotOneOf: inputs) }
-        let (front, backFace) = try card.faces()
+        let faces = try card.load()
 
         let preset = self.preset.preset
         let length = duration ?? preset.duration(drag: dragPath)
         // A looping animation's last frame would repeat its first.
         let count = max(1, Int((length * Double(fps)).rounded()) + (preset.loops ? 0 : 1))
         let times = (0..<count).map { min(Double($0) / Double(fps), length) }
-        let canvas = size.map { ($0.width, $0.height) }
         let scenes = times.map { time -> FrameScene in
             let state = preset.state(at: time, drag: dragPath)
-            return FrameScene(front: front, back: backFace, pose: state.pose, canvasSize: canvas,
-                              background: background.value, visibility: state.visibility, parameters: shader.parameters)
+            return FrameScene(front: faces.front.face, back: faces.back.face, pose: state.pose, canvasSize: canvas.canvasSize,
+                              background: canvas.background.value, visibility: state.visibility,
+                              parameters: shader.parameters, rotationConvention: shader.rotationConvention)
         }
+        faces.reportAssumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }, command: "animate")
 
         let directory = outputDirectory ?? ((apng == nil && sheet == nil) ? "output/\(preset.rawValue)" : nil)
-        if let directory { try makeDirectory(directory) }
+        if let outputDirectory {
+            try makeDirectory(outputDirectory)
+        } else if let directory {
+            try OutputPath.makeDirectories(directory)  // the default folder, created with its parents
+        }
         var writer = apng.map { _ in APNGWriter(framesPerSecond: fps) }
         // The sheet shows at most 24 frames, evenly spread.
         let sheetStride = max(1, (count + 23) / 24)
         var sheetFrames: [(time: Double, image: RGBAImage<UInt8>)] = []
         var progress = ProgressBar(total: count, label: preset.rawValue, quiet: quiet)
         let sequence = FrameSequenceRenderer(threads: threads.count)
-        try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) }) { index, bytes in
+        func deliver(index: Int, bytes: [UInt8]) throws {
             if let directory {
                 let number = String(index)
                 try FileIO.writeAtomically(bytes, to: "\(directory)/frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png")
@@ -116,6 +123,11 @@ struct AnimateCommand: ParsableCommand {
                 sheetFrames.append((times[index], try PNGCodec.decode(bytes).rgba8))
             }
             progress.update(index + 1)
+        }
+        if depth.depth == 16 {
+            try sequence.render(scenes, as: UInt16.self, encode: { try PNGCodec.encode($0, options: .fast) }, deliver: deliver)
+        } else {
+            try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) }, deliver: deliver)
         }
         progress.finish()
         if let apng, let writer { try FileIO.writeAtomically(try writer.finish(), to: apng) }

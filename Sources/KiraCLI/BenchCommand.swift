@@ -9,7 +9,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure shader throughput: scalar reference, SIMD cold frames at 1…N threads, tilt sweeps, PNG coding.",
         discussion: """
             Every figure is a measurement on this machine: each path runs its frames several times \
-            and the best run is reported. Without --art the sample card is resized to --size.
+            and the best run is reported. Without --art the built-in sample card is resized to --size.
             """
     )
 
@@ -57,8 +57,8 @@ struct BenchCommand: ParsableCommand {
         if let art, let mask {
             return (try PNGCodec.read(art).rgba8, try PNGCodec.read(mask).rgba8)
         }
-        let front = try PNGCodec.read(SampleFiles.front).rgba8
-        let holo = try PNGCodec.read(SampleFiles.mask).rgba8
+        let front = BuiltInCard.front.art.rgba8
+        let holo = BuiltInCard.front.mask.rgba8
         return (front.resized(width: size.width, height: size.height), holo.resized(width: size.width, height: size.height))
     }
 }

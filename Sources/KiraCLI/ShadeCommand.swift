@@ -8,23 +8,18 @@ struct ShadeCommand: ParsableCommand {
         abstract: "Shade a flat card face with the kira shine, at the art's size.",
         discussion: """
             The face normal comes from a tilt (seed 003's normalFromTilt) or is given directly. \
-            Without --art and --mask the sample card in textures/ is used.
+            Without --art the built-in sample card is shaded (its front, or its back with --back); \
+            art without --mask shines where it is opaque.
             """
     )
 
-    @Option(help: ArgumentHelp("The card art (PNG). Default: textures/front.png, or textures/back.png with --back.", valueName: "path"))
+    @Option(help: ArgumentHelp("The card art (PNG; default: the built-in sample card's front, or its back with --back).", valueName: "path"))
     var art: String?
 
-    @Option(help: ArgumentHelp("The holo mask (PNG, any size; white = full shine). Default: the sample's.", valueName: "path"))
+    @Option(help: ArgumentHelp("The holo mask (PNG, any size; white = full shine; default: the art's alpha, or the sample's mask).", valueName: "path"))
     var mask: String?
 
-    @Option(name: .customLong("tilt-x"), parsing: .unconditional,
-            help: ArgumentHelp("Tilt about the x axis, in degrees (-180...180).", valueName: "deg"))
-    var tiltX: Float?
-
-    @Option(name: .customLong("tilt-y"), parsing: .unconditional,
-            help: ArgumentHelp("Tilt about the y axis, in degrees (-180...180).", valueName: "deg"))
-    var tiltY: Float?
+    @OptionGroup var tilt: TiltOptions
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("The face normal instead of a tilt, e.g. -0.3,0.2,0.9 (normalised).", valueName: "x,y,z"))
@@ -33,63 +28,52 @@ struct ShadeCommand: ParsableCommand {
     @Flag(help: "Shade the back face, as the seed does: with the normal negated.")
     var back = false
 
-    @Option(help: ArgumentHelp("Rotation matrices: seed (transposed, as seed 003) or standard.", valueName: "seed|standard"))
-    var rotation: RotationConventionArgument = .seed
-
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
+    @OptionGroup var output: OutputOptions<ShadeOutput>
 
-    @Option(name: .long, help: ArgumentHelp("Bits per channel of the output PNG: 8 or 16.", valueName: "8|16"))
-    var depth = 8
-
-    @Option(name: [.short, .long], help: ArgumentHelp("The PNG file to write (replaced atomically).", valueName: "path"))
-    var output = "output/shade.png"
-
-    enum RotationConventionArgument: String, ExpressibleByArgument, CaseIterable {
-        case seed, standard
+    enum ShadeOutput: DefaultOutput {
+        static let path = "output/shade.png"
     }
 
     func validate() throws {
-        if let tiltX { try Check.number(tiltX, "--tilt-x", in: -180...180) }
-        if let tiltY { try Check.number(tiltY, "--tilt-y", in: -180...180) }
         if let normal {
-            guard tiltX == nil, tiltY == nil else { throw ValidationError("give either --normal or --tilt-x/--tilt-y, not both") }
+            guard !tilt.isGiven else { throw ValidationError("give either --normal or --tilt-x/--tilt-y, not both") }
             guard KiraUniforms.isValidNormal(normal.value) else {
                 let n = normal.value
                 throw ValidationError("--normal \(n.x),\(n.y),\(n.z) has no direction: it must be finite and non-zero")
             }
         }
-        guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16, not \(depth)") }
-        guard !output.isEmpty, !output.hasSuffix("/") else { throw ValidationError("--output must name a file") }
     }
 
     /// The normal of the face being shaded.
     var faceNormal: SIMD3<Float> {
-        let convention: Rotation.Convention = rotation == .seed ? .seed : .standard
         let n = normal?.value
-            ?? Rotation.normalFromTilt(tiltXDegrees: tiltX ?? 0, tiltYDegrees: tiltY ?? 0, convention: convention)
+            ?? Rotation.normalFromTilt(tiltXDegrees: Float(tilt.x), tiltYDegrees: Float(tilt.y), convention: shader.rotationConvention)
         return back ? -n : n
     }
 
     func run() throws {
-        let artPath = art ?? (back ? SampleFiles.back : SampleFiles.front)
-        let maskPath = mask ?? (back ? SampleFiles.backMask : SampleFiles.mask)
-        try InputFiles.checkOutput(output, isNotOneOf: [artPath, maskPath])
-        let artImage = try PNGCodec.read(artPath)
-        let maskImage = try PNGCodec.read(maskPath)
+        try InputFiles.checkOutput(output.path, isNotOneOf: [art, mask].compactMap { $0 })
+        let artImage = try art.map { try PNGCodec.read($0) }, maskImage = try mask.map { try PNGCodec.read($0) }
+        let input = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") {
+            back ? BuiltInCard.back : BuiltInCard.front
+        }
+        if let assumption = input.assumption { writeToStandardError("kira shade: \(assumption)\n") }
+        let path = try output.prepare()
 
         let renderer = ShadeRenderer(threads: threads.count)
         let normal = faceNormal
         let parameters = shader.parameters
         func shade<Out: LaneChannel>(_: Out.Type) throws -> RGBAImage<Out> {
             var image = RGBAImage<Out>(width: 0, height: 0)
-            try renderer.shade(art: artImage, mask: maskImage, normal: normal, parameters: parameters, into: &image)
+            try renderer.shade(art: input.face.art, mask: input.face.mask, normal: normal, parameters: parameters, into: &image)
             return image
         }
-        if depth == 16 {
-            try PNGCodec.write(try shade(UInt16.self), to: output)
+        if output.depth.depth == 16 {
+            try PNGCodec.write(try shade(UInt16.self), to: path)
         } else {
-            try PNGCodec.write(try shade(UInt8.self), to: output)
+            try PNGCodec.write(try shade(UInt8.self), to: path)
         }
     }
 }

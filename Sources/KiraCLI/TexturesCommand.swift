@@ -9,13 +9,15 @@ struct TexturesCommand: ParsableCommand {
         abstract: "Draw the sample card (front, back and their holo masks) as PNG files."
     )
 
-    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Directory to write into.", valueName: "dir"))
-    var outputDirectory = "textures"
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Directory to write into (default: textures, created).", valueName: "dir"))
+    var outputDirectory: String?
 
     @Option(help: ArgumentHelp("Card size.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: SampleCard.width, height: SampleCard.height)
 
     func run() throws {
+        let outputDirectory = self.outputDirectory ?? "textures"
+        if self.outputDirectory == nil { try OutputPath.makeDirectories(outputDirectory) }
         guard FileIO.isDirectory(outputDirectory) else {
             throw InputError("\(outputDirectory): no such directory")
         }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct AnimateCommandTests {
     @Test func framesApngAndSheet() throws {
         let workspace = try Workspace()
-        let result = try workspace.run("animate", "--preset", "seed004-flip", "--fps", "10", "--size", "80x100",
+        let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "10", "--size", "80x100",
                                        "--output-dir", "output/frames", "--apng", "output/flip.png", "--sheet", "output/sheet.png")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "no progress bar when stderr is not a terminal")
@@ -23,7 +23,7 @@ import Testing
 
     @Test func framesEqualSingleRenders() throws {
         let workspace = try Workspace()
-        #expect(try workspace.run("animate", "--preset", "seed002-flip", "--fps", "4", "--size", "70x90", "--output-dir", "output/f").status == 0)
+        #expect(try workspace.run(card: "animate", "--preset", "seed002-flip", "--fps", "4", "--size", "70x90", "--output-dir", "output/f").status == 0)
         let face = { (art: String, mask: String) in
             CardFace(art: try PNGCodec.read(workspace.file(art)), mask: try PNGCodec.read(workspace.file(mask)))
         }
@@ -41,7 +41,7 @@ import Testing
     @Test func dragFromAFile() throws {
         let workspace = try Workspace()
         try "time,dx,dy\n0,0,0\n0.2,60,-30\n".write(toFile: workspace.file("drag.csv"), atomically: false, encoding: .utf8)
-        let result = try workspace.run("animate", "--preset", "seed003-tilt", "--drag", "drag.csv", "--fps", "5",
+        let result = try workspace.run(card: "animate", "--preset", "seed003-tilt", "--drag", "drag.csv", "--fps", "5",
                                        "--duration", "0.4", "--size", "70x90", "--quiet")
         #expect(result.status == 0, "\(result.stderr)")
         let frames = try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/seed003-tilt"))
@@ -54,7 +54,7 @@ import Testing
                       ["--preset", "seed004-flip", "--output-dir", "no/such/dir", "--size", "40x40"], []])
     func badInput(arguments: [String]) throws {
         let workspace = try Workspace()
-        let result = try CLIRunner.run(["animate"] + arguments, in: workspace.path)
+        let result = try CLIRunner.run(["animate"] + Workspace.card + arguments, in: workspace.path)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
         #expect(workspace.outputs().isEmpty, "\(arguments): \(workspace.outputs())")

@@ -38,6 +38,12 @@ final class Workspace {
     let path: String
     static let artSize = (width: 45, height: 63)
 
+    /// A directory with nothing in it, as a user's new project folder.
+    init(empty: Void) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
     init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cli-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path + "/textures", withIntermediateDirectories: true)
@@ -62,6 +68,17 @@ final class Workspace {
     func run(_ arguments: String...) throws -> CLIRunner.Result {
         try CLIRunner.run(arguments, in: path)
     }
+
+    /// Runs `kira command` on the workspace's small card (the commands' own default is the built-in
+    /// 630×880 sample card, slow in a debug build): the front for `shade` and `bench`, both faces
+    /// otherwise.
+    func run(card command: String, _ arguments: String...) throws -> CLIRunner.Result {
+        let faces = command == "shade" || command == "bench" ? Self.front : Self.card
+        return try CLIRunner.run([command] + faces + arguments, in: path)
+    }
+
+    static let front = ["--art", "textures/front.png", "--mask", "textures/mask.png"]
+    static let card = front + ["--back", "textures/back.png", "--back-mask", "textures/back-mask.png"]
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

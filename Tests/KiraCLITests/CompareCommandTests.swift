@@ -5,10 +5,10 @@ import Testing
 @Suite struct CompareCommandTests {
     /// Two renders of the sample card in the workspace, and a copy of the first.
     static func images(in workspace: Workspace) throws {
-        #expect(try workspace.run("shade", "-o", "output/a.png").status == 0)
-        #expect(try workspace.run("shade", "--tilt-y", "6", "-o", "output/b.png").status == 0)
-        #expect(try workspace.run("shade", "-o", "output/same.png").status == 0)
-        #expect(try workspace.run("shade", "--depth", "16", "-o", "output/deep.png").status == 0)
+        #expect(try workspace.run(card: "shade", "-o", "output/a.png").status == 0)
+        #expect(try workspace.run(card: "shade", "--tilt-y", "6", "-o", "output/b.png").status == 0)
+        #expect(try workspace.run(card: "shade", "-o", "output/same.png").status == 0)
+        #expect(try workspace.run(card: "shade", "--depth", "16", "-o", "output/deep.png").status == 0)
     }
 
     @Test func identicalImagesPass() throws {

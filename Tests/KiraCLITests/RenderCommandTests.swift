@@ -5,7 +5,7 @@ import Testing
 @Suite struct RenderCommandTests {
     @Test func rendersACentredCardOnTheDefaultCanvas() throws {
         let workspace = try Workspace()
-        let result = try workspace.run("render", "--tilt-x", "-8", "--tilt-y=12", "--flip", "-30", "--background", "#102030")
+        let result = try workspace.run(card: "render", "--tilt-x", "-8", "--tilt-y=12", "--flip", "-30", "--background", "#102030")
         #expect(result.status == 0, "\(result.stderr)")
         let image = try PNGCodec.read(workspace.file("output/render.png"))
         let (w, h) = FrameScene.defaultCanvasSize(cardWidth: Workspace.artSize.width, cardHeight: Workspace.artSize.height)
@@ -15,7 +15,7 @@ import Testing
 
     @Test func matchesTheLibrary() throws {
         let workspace = try Workspace()
-        let result = try workspace.run("render", "--flip", "150", "--axis", "xy", "--perspective", "0.3",
+        let result = try workspace.run(card: "render", "--flip", "150", "--axis", "xy", "--perspective", "0.3",
                                        "--size", "90x100", "--crossfade", "-o", "output/x.png")
         #expect(result.status == 0, "\(result.stderr)")
         let face = { (art: String, mask: String) in
@@ -48,7 +48,7 @@ import Testing
     func badInputFailsCleanly(index: Int) throws {
         let (name, arguments) = Self.badInputs[index]
         let workspace = try Workspace()
-        let result = try CLIRunner.run(["render"] + arguments, in: workspace.path)
+        let result = try CLIRunner.run(["render"] + Workspace.card + arguments, in: workspace.path)
         #expect(result.status == 2, "\(name): exit \(result.status): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.hasPrefix("kira render: "), "\(name): \(result.stderr)")
         #expect(workspace.outputs().isEmpty)

@@ -3,9 +3,9 @@ import Kira
 import Testing
 
 @Suite struct ShadeCommandTests {
-    @Test func defaultsRenderTheSampleCard() throws {
+    @Test func shadesTheArtAtItsSize() throws {
         let workspace = try Workspace()
-        let result = try workspace.run("shade")
+        let result = try workspace.run(card: "shade")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let image = try PNGCodec.read(workspace.file("output/shade.png"))
@@ -16,7 +16,7 @@ import Testing
 
     @Test func matchesTheLibraryRender() throws {
         let workspace = try Workspace()
-        #expect(try workspace.run("shade", "--tilt-x", "-7", "--tilt-y", "4", "-o", "output/a.png").status == 0)
+        #expect(try workspace.run(card: "shade", "--tilt-x", "-7", "--tilt-y", "4", "-o", "output/a.png").status == 0)
         let art = try PNGCodec.read(workspace.file("textures/front.png")).rgba8
         let mask = try PNGCodec.read(workspace.file("textures/mask.png")).rgba8
         let normal = Rotation.normalFromTilt(tiltXDegrees: -7, tiltYDegrees: 4)
@@ -26,17 +26,18 @@ import Testing
 
     @Test func negativeNumbersAsUsersTypeThem() throws {
         let workspace = try Workspace()
-        #expect(try workspace.run("shade", "--tilt-x", "-7", "-o", "output/a.png").status == 0)
-        #expect(try workspace.run("shade", "--tilt-x=-7", "-o", "output/b.png").status == 0)
+        #expect(try workspace.run(card: "shade", "--tilt-x", "-7", "-o", "output/a.png").status == 0)
+        #expect(try workspace.run(card: "shade", "--tilt-x=-7", "-o", "output/b.png").status == 0)
         #expect(try PNGCodec.read(workspace.file("output/a.png")) == PNGCodec.read(workspace.file("output/b.png")))
-        let normal = try workspace.run("shade", "--normal", "-0.3,0.2,0.9", "-o", "output/c.png")
+        let normal = try workspace.run(card: "shade", "--normal", "-0.3,0.2,0.9", "-o", "output/c.png")
         #expect(normal.status == 0, "\(normal.stderr)")
         #expect(try PNGCodec.read(workspace.file("output/c.png")) != PNGCodec.read(workspace.file("output/a.png")))
     }
 
     @Test func backShadesWithTheNegatedNormal() throws {
         let workspace = try Workspace()
-        #expect(try workspace.run("shade", "--back", "--tilt-x", "5", "-o", "output/back.png").status == 0)
+        #expect(try workspace.run(
+            "shade", "--art", "textures/back.png", "--mask", "textures/back-mask.png", "--back", "--tilt-x", "5", "-o", "output/back.png").status == 0)
         let n = Rotation.normalFromTilt(tiltXDegrees: 5, tiltYDegrees: 0)
         let explicit = try workspace.run(
             "shade", "--art", "textures/back.png", "--mask", "textures/back-mask.png",
@@ -47,8 +48,8 @@ import Testing
 
     @Test func sixteenBitOutput() throws {
         let workspace = try Workspace()
-        #expect(try workspace.run("shade", "--depth", "16", "-o", "output/deep.png").status == 0)
-        #expect(try workspace.run("shade", "-o", "output/flat.png").status == 0)
+        #expect(try workspace.run(card: "shade", "--depth", "16", "-o", "output/deep.png").status == 0)
+        #expect(try workspace.run(card: "shade", "-o", "output/flat.png").status == 0)
         let deep = try PNGCodec.read(workspace.file("output/deep.png"))
         #expect(deep.bitDepth == 16)
         // Rounded to 8 bits, the 16-bit render is the 8-bit one (or within one step of it).
@@ -60,7 +61,7 @@ import Testing
     @Test func threadCountDoesNotChangeTheOutput() throws {
         let workspace = try Workspace()
         for threads in [1, 2, 7] {
-            #expect(try workspace.run("shade", "--tilt-y", "9", "--threads", "\(threads)", "-o", "output/t\(threads).png").status == 0)
+            #expect(try workspace.run(card: "shade", "--tilt-y", "9", "--threads", "\(threads)", "-o", "output/t\(threads).png").status == 0)
         }
         let one = try PNGCodec.read(workspace.file("output/t1.png"))
         #expect(try PNGCodec.read(workspace.file("output/t2.png")) == one)

@@ -47,3 +47,19 @@ import Testing
         #expect(asymmetricElsewhere == 0)
     }
 }
+
+/// textures/ holds exactly what `kira textures` draws: the committed files and the built-in card
+/// the commands use by default are the same card.
+@Suite struct CommittedTexturesTests {
+    @Test func committedTexturesAreTheSampleCard() throws {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        while let last = parts.last, last != "Tests" { parts.removeLast() }
+        let root = parts.dropLast().joined(separator: "/")
+        let drawn: [(String, RGBAImage<UInt8>)] = [
+            ("front", SampleCard.front()), ("back", SampleCard.back()), ("mask", SampleCard.mask()), ("back-mask", SampleCard.backMask()),
+        ]
+        for (name, image) in drawn {
+            #expect(try PNGCodec.read("\(root)/textures/\(name).png").rgba8 == image, "textures/\(name).png")
+        }
+    }
+}

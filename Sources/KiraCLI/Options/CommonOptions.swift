@@ -13,7 +13,7 @@ struct ThreadOptions: ParsableArguments {
     var count: Int { threads ?? TileScheduler.processorCount }
 }
 
-/// The shader's variant.
+/// The shader's variant, and the rotation convention that turns a tilt into its normal.
 struct ShaderOptions: ParsableArguments {
     enum Preset: String, ExpressibleByArgument, CaseIterable {
         case seed, threejs
@@ -25,7 +25,7 @@ struct ShaderOptions: ParsableArguments {
     var preset: Preset = .seed
 
     @Option(name: .customLong("angle-strength"), parsing: .unconditional,
-            help: ArgumentHelp("Hue cycles per radian of view angle (overrides --shader).", valueName: "k"))
+            help: ArgumentHelp("Hue cycles per radian of view angle, -1000...1000 (overrides --shader).", valueName: "k"))
     var angleStrength: Float?
 
     @Option(name: .customLong("y-flip"),
@@ -33,8 +33,15 @@ struct ShaderOptions: ParsableArguments {
                                valueName: "seed-width|height|none"))
     var yFlip: YFlip?
 
+    @Option(help: ArgumentHelp("Rotation matrices of normalFromTilt: seed (transposed, as seed 003) or standard.", valueName: "seed|standard"))
+    var rotation: RotationArgument = .seed
+
     enum YFlip: String, ExpressibleByArgument, CaseIterable {
         case seedWidth = "seed-width", height, none
+    }
+
+    enum RotationArgument: String, ExpressibleByArgument, CaseIterable {
+        case seed, standard
     }
 
     func validate() throws {
@@ -52,4 +59,6 @@ struct ShaderOptions: ParsableArguments {
         }
         return parameters
     }
+
+    var rotationConvention: Rotation.Convention { rotation == .seed ? .seed : .standard }
 }

@@ -9,14 +9,6 @@ import Musl
 import Darwin
 #endif
 
-/// The sample textures the commands use when no file is given (run from the package's root).
-enum SampleFiles {
-    static let front = "textures/front.png"
-    static let back = "textures/back.png"
-    static let mask = "textures/mask.png"
-    static let backMask = "textures/back-mask.png"
-}
-
 /// A failure the user can fix: a message, exit status 2.
 struct InputError: Error, CustomStringConvertible {
     var description: String

@@ -1,0 +1,39 @@
+import Foundation
+import Kira
+import Testing
+
+/// Every command works with its defaults from a directory that holds nothing: the sample card is
+/// built in, and default outputs create their folders.
+@Suite struct AnyDirectoryTests {
+    @Test func shadeDrawsTheBuiltInSampleCard() throws {
+        let workspace = try Workspace(empty: ())
+        let result = try workspace.run("shade", "--tilt-y", "6")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let normal = Rotation.normalFromTilt(tiltXDegrees: 0, tiltYDegrees: 6)
+        let expected = try ShadeRenderer().shade(art: SampleCard.front(), mask: SampleCard.mask(), normal: normal, as: UInt8.self)
+        #expect(try PNGCodec.read(workspace.file("output/shade.png")) == .rgba8(expected))
+    }
+
+    @Test(arguments: [
+        (["render", "--size", "64x80", "--flip", "170"], ["output/render.png"]),
+        (["animate", "--preset", "seed004-flip", "--fps", "2", "--size", "64x80"],
+         ["output/seed004-flip/frame-0000.png", "output/seed004-flip/frame-0001.png"]),
+        (["textures", "--size", "20x28"], ["textures/front.png", "textures/back.png", "textures/mask.png", "textures/back-mask.png"]),
+        (["bench", "--size", "24x32", "--frames", "1", "--repeats", "1", "--threads", "1"], []),
+    ])
+    func defaultsWorkFromAnEmptyDirectory(arguments: [String], outputs: [String]) throws {
+        let workspace = try Workspace(empty: ())
+        let result = try CLIRunner.run(arguments, in: workspace.path)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        for output in outputs {
+            #expect(workspace.exists(output), "\(arguments): \(output) missing")
+        }
+    }
+
+    @Test func anOutputPathTheUserGivesMustBeInAnExistingFolder() throws {
+        let workspace = try Workspace(empty: ())
+        let result = try CLIRunner.run(["render", "--size", "64x80", "-o", "elsewhere/x.png"], in: workspace.path)
+        #expect(result.status == 2 && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!workspace.exists("elsewhere"))
+    }
+}
