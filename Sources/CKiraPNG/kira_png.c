@@ -132,6 +132,7 @@ int kira_png_decoder_read_header(kira_png_decoder *decoder, uint32_t max_width, 
     header->file_depth = depth;
     header->file_color_type = color_type;
     header->interlaced = interlace != PNG_INTERLACE_NONE;
+    header->has_alpha = has_alpha ? 1 : 0;
     decoder->header_read = 1;
     return 1;
 }

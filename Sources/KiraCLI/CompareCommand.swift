@@ -8,10 +8,13 @@ struct CompareCommand: ParsableCommand {
         abstract: "Compare two images: PSNR, SSIM, max and mean error, share of pixels off; exit 1 when outside the tolerances.",
         discussion: """
             Channels are compared as fractions of full scale, so 8- and 16-bit images compare on one \
-            scale and 16-bit ones at 16-bit precision. Errors count R, G, B and A; SSIM (Wang et al. \
+            scale and 16-bit ones at 16-bit precision. Errors count R, G and B, and alpha only when a \
+            file stores it (an alpha channel or tRNS; "channels" in --json says which). SSIM (Wang et al. \
             2004: Gaussian window 11, σ 1.5, K1 0.01, K2 0.03) is computed on the Rec. 709 luma of R, G, \
-            B (alpha ignored). Errors are in 8-bit steps; in --json, "psnr" is null for identical images. \
-            Exit status: 0 within the tolerances given (or none given), 1 outside, 2 on bad input.
+            B (alpha ignored); as in scikit-image, images smaller than 11×11 have none ("ssim" is null, \
+            and --min-ssim refuses them). Errors are in 8-bit steps; in --json, "psnr" is null for \
+            identical images. Exit status: 0 within the tolerances given (or none given), 1 outside, 2 \
+            on bad input.
             """
     )
 
@@ -48,15 +51,19 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let a = try PNGCodec.read(first), b = try PNGCodec.read(second)
+        let fileA = try PNGCodec.readFile(first), fileB = try PNGCodec.readFile(second)
+        let a = fileA.image, b = fileB.image
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
         }
         if let diff { try InputFiles.checkOutput(diff, isNotOneOf: [first, second]) }
-        let comparison = ImageComparison(a, b, threshold: threshold / 255)
+        let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
+        if minSSIM != nil, comparison.ssim == nil {
+            throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.width)×\(a.height)")
+        }
         var failures: [String] = []
         if let minPSNR, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
-        if let minSSIM, comparison.ssim < minSSIM { failures.append("SSIM \(formatted(comparison.ssim, digits: 5)) < \(minSSIM)") }
+        if let minSSIM, let ssim = comparison.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
         if let maxError, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
@@ -69,15 +76,16 @@ struct CompareCommand: ParsableCommand {
         let psnr = c.psnr.isFinite ? "\(format2(c.psnr)) dB" : "∞ (identical)"
         let text = """
             \(first) vs \(second), \(c.width)×\(c.height)
+            channels    \(c.comparesAlpha ? "R, G, B, A" : "R, G, B (neither file stores alpha)")
             PSNR        \(psnr)
-            SSIM        \(formatted(c.ssim, digits: 5)) (luma)
+            SSIM        \(c.ssim.map { "\(formatted($0, digits: 5)) (luma)" } ?? "none: smaller than the \(SSIM.windowSide)×\(SSIM.windowSide) window")
             max error   \(format2(c.maxError * 255)) / 255
             mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
             pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
             \(failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
             """
         // JSON has no infinity: identical images have "psnr": null.
-        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(failures.isEmpty)}"#
+        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(failures.isEmpty)}"#
         return (text, json)
     }
 

@@ -11,15 +11,21 @@ import KiraImage
 ///
 /// Channels are compared as fractions of full scale (`v / 255` or `v / 65535`), so 8- and 16-bit
 /// images compare on one scale and 16-bit images at their own precision. The error statistics
-/// cover all four channels as stored (straight alpha); SSIM is computed on luma (see ``SSIM``).
+/// cover R, G, B, and A when ``comparesAlpha`` (straight alpha, as stored); SSIM is computed on
+/// luma (see ``SSIM``).
 public struct ImageComparison: Sendable, Equatable {
     public let width: Int
     public let height: Int
-    /// Peak signal-to-noise ratio in dB over R, G, B and A: `10 · log10(1 / MSE)`; infinite for
-    /// identical images.
+    /// Whether alpha counts in the error statistics; a file without alpha decodes as opaque, and
+    /// counting that constant channel would dilute the error (PSNR of RGB files as other tools
+    /// report it needs three channels).
+    public let comparesAlpha: Bool
+    /// Peak signal-to-noise ratio in dB over R, G, B (and A when ``comparesAlpha``):
+    /// `10 · log10(1 / MSE)`; infinite for identical images.
     public let psnr: Double
-    /// Mean structural similarity of the luma (Wang et al. 2004), 1 for identical images.
-    public let ssim: Double
+    /// Mean structural similarity of the luma (Wang et al. 2004), 1 for identical images; nil
+    /// for images smaller than the 11 × 11 window, which scikit-image refuses too.
+    public let ssim: Double?
     /// The largest channel difference, as a fraction of full scale.
     public let maxError: Double
     /// The mean absolute channel difference, as a fraction of full scale.
@@ -30,21 +36,24 @@ public struct ImageComparison: Sendable, Equatable {
     public let threshold: Double
 
     /// Compares `a` with `b`; `threshold` (a fraction of full scale, default one 8-bit step)
-    /// decides which pixels count as different.
+    /// decides which pixels count as different; `comparesAlpha` whether alpha counts (pass false
+    /// when neither file stores alpha, see ``PNGFile/hasAlpha``).
     ///
     /// - Precondition: the images have the same size (check ``sizesMatch(_:_:)`` first).
-    public init(_ a: AnyRGBAImage, _ b: AnyRGBAImage, threshold: Double = 1.0 / 255) {
+    public init(_ a: AnyRGBAImage, _ b: AnyRGBAImage, threshold: Double = 1.0 / 255, comparesAlpha: Bool = true) {
         precondition(Self.sizesMatch(a, b), "the images must have the same size")
         width = a.width
         height = a.height
         self.threshold = threshold
+        self.comparesAlpha = comparesAlpha
+        let channels = comparesAlpha ? 4 : 3
         // Mixed depths compare at 16 bits: the 8-bit image widened exactly (v · 257) normalises
         // to the same numbers as itself.
         let s = switch (a, b) {
-        case (.rgba8(let x), .rgba8(let y)): Statistics(x.channels, y.channels, fullScale: 255, threshold: threshold)
-        default: Statistics(a.rgba16.channels, b.rgba16.channels, fullScale: 65535, threshold: threshold)
+        case (.rgba8(let x), .rgba8(let y)): Statistics(x.channels, y.channels, fullScale: 255, threshold: threshold, channels: channels)
+        default: Statistics(a.rgba16.channels, b.rgba16.channels, fullScale: 65535, threshold: threshold, channels: channels)
         }
-        let count = Double(max(1, width * height * 4))
+        let count = Double(max(1, width * height * channels))
         let mse = s.squared / count
         psnr = mse == 0 ? .infinity : 10 * log10(1 / mse)
         maxError = s.worst
@@ -69,7 +78,8 @@ struct Statistics {
     /// Rec. 709 luma of the stored RGB (alpha ignored), in float32 for SSIM.
     var lumaA: [Float], lumaB: [Float]
 
-    init<T: FixedWidthInteger & UnsignedInteger>(_ a: [T], _ b: [T], fullScale: Double, threshold: Double) {
+    /// `channels` is 4 to count alpha in the errors, 3 to leave it out.
+    init<T: FixedWidthInteger & UnsignedInteger>(_ a: [T], _ b: [T], fullScale: Double, threshold: Double, channels: Int = 4) {
         let pixels = a.count / 4
         lumaA = [Float](repeating: 0, count: pixels)
         lumaB = [Float](repeating: 0, count: pixels)
@@ -86,6 +96,7 @@ struct Statistics {
                             for c in 0..<4 {
                                 x[c] = Double(xs[pixel &* 4 &+ c]) / fullScale
                                 y[c] = Double(ys[pixel &* 4 &+ c]) / fullScale
+                                guard c < channels else { continue }
                                 let d = Swift.abs(x[c] - y[c])
                                 squared += d * d
                                 absolute += d

@@ -14,7 +14,8 @@ import Darwin
 /// K2 = 0.03 and a data range of 1; variances and covariance are population ones (divided by
 /// the window weight, not by n − 1). As scikit-image's `structural_similarity` with
 /// `gaussian_weights=True`, the image is extended by reflection at its edges and the mean leaves
-/// out a border of 5 pixels (images narrower or shorter than 11 pixels use every pixel).
+/// out a border of 5 pixels; and, as there, images narrower or shorter than the 11-pixel window
+/// have no SSIM (scikit-image raises "win_size exceeds image extent").
 public enum SSIM {
     /// The window radius: `int(3.5 σ + 0.5)` with σ = 1.5, so 11 taps.
     public static let radius = 5
@@ -27,22 +28,29 @@ public enum SSIM {
         return raw.map { Float($0 / sum) }
     }()
 
-    /// The mean SSIM of `x` and `y`, both `width × height` values in 0...1.
-    public static func mean(_ x: [Float], _ y: [Float], width: Int, height: Int) -> Double {
+    /// The window's side, 11 pixels: the smallest image SSIM is defined for.
+    public static var windowSide: Int { 2 * radius + 1 }
+
+    /// The mean SSIM of `x` and `y`, both `width × height` values in 0...1, in −1...1; nil when
+    /// the image is smaller than the window (``windowSide``) in either direction.
+    public static func mean(_ x: [Float], _ y: [Float], width: Int, height: Int) -> Double? {
         precondition(x.count == width * height && y.count == width * height, "the images must have the given size")
-        guard width > 0, height > 0 else { return 1 }
+        guard width >= windowSide, height >= windowSide else { return nil }
         let xx = zip(x, x).map { $0 * $1 }, yy = zip(y, y).map { $0 * $1 }, xy = zip(x, y).map { $0 * $1 }
         let mx = blur(x, width, height), my = blur(y, width, height)
         let mxx = blur(xx, width, height), myy = blur(yy, width, height), mxy = blur(xy, width, height)
         let c1 = 0.01 * 0.01, c2 = 0.03 * 0.03
-        let border = width > 2 * radius && height > 2 * radius ? radius : 0
+        let border = radius
         var sum = 0.0
         for row in border..<(height - border) {
             for column in border..<(width - border) {
                 let i = row * width + column
                 let ux = Double(mx[i]), uy = Double(my[i])
                 let vx = Double(mxx[i]) - ux * ux, vy = Double(myy[i]) - uy * uy, vxy = Double(mxy[i]) - ux * uy
-                sum += ((2 * ux * uy + c1) * (2 * vxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
+                let local = ((2 * ux * uy + c1) * (2 * vxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
+                // Exactly, each local value lies in −1...1; float32 blurs of nearly flat patches
+                // can round a variance below the covariance and step past 1 by a hair.
+                sum += min(1, max(-1, local))
             }
         }
         return sum / Double((width - 2 * border) * (height - 2 * border))

@@ -74,9 +74,21 @@ public enum PNGCodec {
     public static func decode(_ bytes: [UInt8], name: String = "<memory>", limits: Limits = .standard)
         throws(ImageFileError) -> AnyRGBAImage
     {
+        try decodeFile(bytes, name: name, limits: limits).image
+    }
+
+    /// Reads the PNG file at `path`, and whether it stores alpha; see ``read(_:limits:)``.
+    public static func readFile(_ path: String, limits: Limits = .standard) throws(ImageFileError) -> PNGFile {
+        try decodeFile(try FileIO.read(path), name: path, limits: limits)
+    }
+
+    /// Decodes PNG bytes and says whether they store alpha.
+    public static func decodeFile(_ bytes: [UInt8], name: String = "<memory>", limits: Limits = .standard)
+        throws(ImageFileError) -> PNGFile
+    {
         if bytes.isEmpty { throw ImageFileError(path: name, reason: "empty file, not a PNG") }
         try checkDeclaredSize(bytes, name: name, limits: limits)
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(ImageFileError) -> AnyRGBAImage in
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(ImageFileError) -> PNGFile in
             guard let decoder = kira_png_decoder_create(buffer.baseAddress, buffer.count) else {
                 throw ImageFileError(path: name, reason: "out of memory")
             }
@@ -97,11 +109,11 @@ public enum PNGCodec {
             if header.output_depth == 16 {
                 var image = RGBAImage<UInt16>(width: width, height: height)
                 try read(decoder, into: &image, name: name)
-                return .rgba16(image)
+                return PNGFile(image: .rgba16(image), hasAlpha: header.has_alpha != 0)
             } else {
                 var image = RGBAImage<UInt8>(width: width, height: height)
                 try read(decoder, into: &image, name: name)
-                return .rgba8(image)
+                return PNGFile(image: .rgba8(image), hasAlpha: header.has_alpha != 0)
             }
         }
     }
@@ -180,5 +192,18 @@ private struct MessageBuffer {
 
     var text: String {
         storage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
+/// A decoded PNG and whether the file stores alpha.
+public struct PNGFile: Sendable, Equatable {
+    /// The pixels as RGBA; without stored alpha, the alpha channel is opaque everywhere.
+    public var image: AnyRGBAImage
+    /// Whether the file has an alpha channel (gray+alpha, RGBA) or a tRNS chunk.
+    public var hasAlpha: Bool
+
+    public init(image: AnyRGBAImage, hasAlpha: Bool) {
+        self.image = image
+        self.hasAlpha = hasAlpha
     }
 }

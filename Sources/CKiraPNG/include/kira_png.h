@@ -27,6 +27,9 @@ typedef struct {
     int32_t file_depth;
     int32_t file_color_type;
     int32_t interlaced;
+    /// 1 when the file stores transparency (an alpha channel or a tRNS chunk); otherwise the
+    /// decoded alpha is a filler, opaque everywhere.
+    int32_t has_alpha;
 } kira_png_header;
 
 /// Starts decoding `size` bytes at `data` (which must outlive the decoder). Never NULL unless out
