@@ -57,12 +57,22 @@ struct KiraCommand: ParsableCommand {
     }
 
     private static func fail(_ message: String, command: String?) -> Never {
-        let firstLine = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? "failed"
+        let firstLine = oneLine(message)
         let prefix = command.map { "kira \($0)" } ?? "kira"
         let hint = command.map { " (see 'kira \($0) --help')" } ?? " (see 'kira --help')"
         let isUsage = !firstLine.contains(": ") || firstLine.hasPrefix("Unknown") || firstLine.hasPrefix("Missing")
         writeToStandardError("\(prefix): \(lowercasingFirst(firstLine))\(isUsage ? hint : "")\n")
         Self.exit(withError: ExitCode(2))
+    }
+
+    /// The message's first line; argument-parser lists the valid values of a long enumeration on
+    /// the lines after "Please provide one of the following:", so those join it.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard let first = lines.first else { return "failed" }
+        guard first.hasSuffix("one of the following:") else { return first }
+        let values = lines.dropFirst().map { $0.trimmingPrefix(while: { $0 == " " || $0 == "-" }) }
+        return first + " " + values.joined(separator: ", ")
     }
 
     private static func lowercasingFirst(_ text: String) -> String {

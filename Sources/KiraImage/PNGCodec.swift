@@ -87,6 +87,7 @@ public enum PNGCodec {
         throws(ImageFileError) -> PNGFile
     {
         if bytes.isEmpty { throw ImageFileError(path: name, reason: "empty file, not a PNG") }
+        if let other = OtherImageFormat.recognise(bytes) { throw other.error(name: name) }
         try checkDeclaredSize(bytes, name: name, limits: limits)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(ImageFileError) -> PNGFile in
             guard let decoder = kira_png_decoder_create(buffer.baseAddress, buffer.count) else {
