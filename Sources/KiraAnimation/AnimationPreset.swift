@@ -14,8 +14,9 @@ public struct CardState: Sendable, Equatable {
 /// The seeds' animations (SPEC §4), each as the card's state over time.
 ///
 /// Timings follow the seeds: SwiftUI's default duration (0.35 s) where a seed names a curve
-/// without one, and SwiftUI's default spring (0.5 s, no bounce) for `.spring` and for
-/// `withAnimation` without an argument (iOS 17's default animation is a spring).
+/// without one; `.spring` is duration 0.5 s without bounce (``TimingCurve/smoothSpring``), and
+/// `withAnimation` without an argument is iOS 17's default animation, a spring of 0.55 s without
+/// bounce (``TimingCurve/defaultSpring``).
 public enum AnimationPreset: String, Sendable, CaseIterable {
     /// Two faces turned separately: front 0 → 90° at once, back −90 → 0° after 0.35 s, both
     /// `.linear` (the per-face `.animation` modifiers override the outer `.easeIn`).
@@ -115,8 +116,9 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     }
 
     static let flipSpring = Animation(.spring(duration: 0.6, bounce: 0.15))
-    /// `.spring` and the default animation.
-    static let release = Animation(.defaultSpring)
+    /// Seeds 002 and 003 release the drag, and seed 003 flips, with `withAnimation(.spring)`.
+    static let release = Animation(.smoothSpring)
+    /// Seed 003's on-appear nudge is `withAnimation { }` without an argument: the default animation.
     static let nudge = Animation(.defaultSpring)
 
     /// The tilt a drag gives at `time` (from the drag's start): the translation scaled and

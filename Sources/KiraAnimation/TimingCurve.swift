@@ -21,8 +21,17 @@ public enum TimingCurve: Sendable, Equatable {
     /// `ζ = 1 − bounce` (bounce 0 is critically damped, no overshoot).
     case spring(duration: Double, bounce: Double)
 
-    /// SwiftUI's default spring (`.spring`, `.smooth`): duration 0.5 s, no bounce.
-    public static let defaultSpring = TimingCurve.spring(duration: 0.5, bounce: 0)
+    /// SwiftUI's `.spring` (and `.spring()`, `.smooth`): `spring(duration: 0.5, bounce: 0)`.
+    /// Source: Apple's documentation of `Animation.spring`
+    /// (https://developer.apple.com/documentation/swiftui/animation/spring).
+    public static let smoothSpring = TimingCurve.spring(duration: 0.5, bounce: 0)
+
+    /// SwiftUI's default animation on iOS 17 / macOS 14 and later, what `withAnimation { }` without
+    /// an argument uses: `spring(response: 0.55, dampingFraction: 1.0, blendDuration: 0)`, i.e.
+    /// duration 0.55 s and no bounce (response is the period; damping fraction 1 is bounce 0).
+    /// Before iOS 17 it was `easeInOut`. Source: Apple's documentation of `Animation.default`
+    /// (https://developer.apple.com/documentation/swiftui/animation/default).
+    public static let defaultSpring = TimingCurve.spring(duration: 0.55, bounce: 0)
 
     /// The value at `time` seconds into an animation of `duration` seconds (ignored by springs,
     /// which run on their own clock). 0 at or before the start; 1 at the end (springs approach it).

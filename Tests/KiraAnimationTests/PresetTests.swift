@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import KiraGeometry
 import Testing
 @testable import KiraAnimation
@@ -94,5 +97,32 @@ import Testing
     @Test(arguments: ["", "time,dx,dy\n", "0,1\n", "0,0,0\n0,1,1\n", "1,0,0\n0.5,0,0\n", "0,nan,0\n", "[{\"time\": 0, \"dx\": 1}]", "[{\"time\": 0 \"dx\": 1, \"dy\": 2}]", "[{"])
     func badFilesAreRefused(text: String) {
         #expect(throws: DragPathError.self) { try DragPath(text: text, name: "bad") }
+    }
+}
+
+/// `.spring` and SwiftUI's default animation are different springs, and each seed gets its own.
+@Suite struct SeedSpringTests {
+    /// A critically damped spring of period `period`, released at rest: 1 − (1 + ωt) e^(−ωt).
+    static func critical(_ t: Double, period: Double) -> Double {
+        let omega = 2 * Double.pi / period
+        return 1 - (1 + omega * t) * exp(-omega * t)
+    }
+
+    @Test(arguments: [0.05, 0.1, 0.2, 0.3])
+    func theOnAppearNudgeUsesTheDefaultAnimation(time: Double) {
+        // Seed 003: `withAnimation { tiltY = 5 }`, response 0.55, damping fraction 1.
+        let tiltY = AnimationPreset.seed003TiltFlip.state(at: time).pose.tiltY
+        #expect(abs(tiltY - 5 * Self.critical(time, period: 0.55)) < 1e-9, "\(tiltY)")
+        #expect(abs(tiltY - 5 * Self.critical(time, period: 0.5)) > 1e-3, "must differ from .spring")
+    }
+
+    @Test(arguments: [0.05, 0.1, 0.2])
+    func theReleaseUsesSpring(after: Double) throws {
+        // Seed 003's drag release is `withAnimation(.spring)`: duration 0.5, no bounce.
+        let drag = try DragPath(text: "0,0,0\n0.2,40,-20\n", name: "drag.csv")
+        let released = AnimationPreset.seed003Tilt.state(at: drag.duration, drag: drag).pose.tiltY
+        let later = AnimationPreset.seed003Tilt.state(at: drag.duration + after, drag: drag).pose.tiltY
+        #expect(abs(released) > 0.1, "the drag must end tilted for this test")
+        #expect(abs(later - released * (1 - Self.critical(after, period: 0.5))) < 1e-9, "\(later)")
     }
 }
