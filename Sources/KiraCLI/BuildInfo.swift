@@ -1,6 +1,7 @@
 /// How this `kira` was built, for `--version` and benchmark reports.
 enum BuildInfo {
-    static let version = "0.1.0"
+    /// No release is tagged yet ("-dev"); packages depend on a branch or revision (README).
+    static let version = "0.1.0-dev"
 
     static var configuration: String {
         #if DEBUG
