@@ -108,8 +108,7 @@ struct AnimateCommand: ParsableCommand {
             try OutputPath.makeDirectories(directory)  // the default folder, created with its parents
         }
         var writer = apng.map { _ in APNGWriter(framesPerSecond: fps) }
-        // The sheet shows at most 24 frames, evenly spread.
-        let sheetStride = max(1, (count + 23) / 24)
+        let sheetIndices = Set(ContactSheet.frameIndices(count: count))
         var sheetFrames: [(time: Double, image: RGBAImage<UInt8>)] = []
         var progress = ProgressBar(total: count, label: preset.rawValue, quiet: quiet)
         let sequence = FrameSequenceRenderer(threads: threads.count)
@@ -119,7 +118,7 @@ struct AnimateCommand: ParsableCommand {
                 try FileIO.writeAtomically(bytes, to: "\(directory)/frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png")
             }
             try writer?.append(png: bytes)
-            if sheet != nil, index % sheetStride == 0 || index == count - 1 {
+            if sheet != nil, sheetIndices.contains(index) {
                 sheetFrames.append((times[index], try PNGCodec.decode(bytes).rgba8))
             }
             progress.update(index + 1)

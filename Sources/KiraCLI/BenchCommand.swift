@@ -2,6 +2,14 @@ import ArgumentParser
 import Dispatch
 import Kira
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `kira bench`: measures the shader paths on this machine.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,6 +42,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
+    @Flag(help: "No progress lines (they show only when stderr is a terminal).")
+    var quiet = false
+
     func validate() throws {
         try Check.integer(frames, "--frames", in: 1...1000)
         try Check.integer(repeats, "--repeats", in: 1...100)
@@ -45,6 +56,12 @@ struct BenchCommand: ParsableCommand {
         let (artImage, maskImage) = try loadCard()
         let maxThreads = threads ?? TileScheduler.processorCount
         var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats)
+        // Half a minute at the default size: on a terminal, say what is being measured.
+        if !quiet, isatty(2) != 0 {
+            bench.onStart = { name, threads in
+                writeToStandardError("kira bench: \(name), \(threads) thread\(threads == 1 ? "" : "s")…\n")
+            }
+        }
         try bench.measureAll(maxThreads: maxThreads)
         if json {
             print(bench.report.json)
@@ -70,6 +87,8 @@ struct Bench {
     let frames: Int
     let repeats: Int
     private(set) var report = BenchReport()
+    /// Called as each path starts: its name and thread count.
+    var onStart: (_ name: String, _ threads: Int) -> Void = { _, _ in }
 
     init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int) {
         self.art = art
@@ -168,6 +187,7 @@ struct Bench {
     /// Times `body` `repeats` times and records the best run.
     private mutating func measure(_ name: String, threads: Int, frames: Int, repeats: Int? = nil,
                                   _ body: () throws -> Void) throws {
+        onStart(name, threads)
         var best = Double.infinity
         for _ in 0..<(repeats ?? self.repeats) {
             let start = DispatchTime.now().uptimeNanoseconds

@@ -1,5 +1,16 @@
 /// A grid of frames, each scaled down and labelled with its time: an animation on one page.
 public enum ContactSheet {
+    /// The most frames a sheet shows.
+    public static let maxFrames = 24
+
+    /// Which of `count` frames a sheet shows: all of them up to `limit`, otherwise `limit` frames
+    /// spread evenly from the first to the last, both included.
+    public static func frameIndices(count: Int, limit: Int = maxFrames) -> [Int] {
+        guard count > limit else { return Array(0..<max(0, count)) }
+        guard limit > 1 else { return Array(0..<max(0, limit)) }
+        return (0..<limit).map { k in (k * (count - 1) + (limit - 1) / 2) / (limit - 1) }
+    }
+
     /// Lays `frames` (with their times in seconds) out in `columns` columns of cells `cellWidth`
     /// pixels wide, over an opaque background of `background` (RGB, 0...255). Frames keep their
     /// aspect ratio and are composited over the background; each cell has its time below it.

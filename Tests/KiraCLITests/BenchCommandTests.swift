@@ -27,3 +27,35 @@ import Testing
         #expect(result.stdout.contains("Mpx/s") && result.stdout.contains("sweep"))
     }
 }
+
+/// On a terminal, `kira bench` says which path it is measuring; piped, it is silent on stderr.
+@Suite struct BenchProgressTests {
+    /// Runs `kira` on a pseudo-terminal (util-linux `script`), returning what the terminal showed.
+    static func onTerminal(_ arguments: [String], in workspace: Workspace) throws -> String {
+        let command = ([CLIRunner.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func aLinePerPathOnATerminal() throws {
+        let workspace = try Workspace()
+        let arguments = ["bench"] + Workspace.front + ["--frames", "1", "--repeats", "1", "--threads", "1"]
+        let shown = try Self.onTerminal(arguments, in: workspace)
+        for path in ["scalar", "simd", "sweep", "frame", "png-decode"] {
+            #expect(shown.contains("kira bench: \(path), 1 thread…"), "\(path) missing in \(shown)")
+        }
+        #expect(!(try Self.onTerminal(arguments + ["--quiet"], in: workspace)).contains("kira bench: scalar"))
+        let piped = try CLIRunner.run(arguments, in: workspace.path)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+    }
+}
