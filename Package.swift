@@ -47,13 +47,21 @@ let targets: [Target] = [
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     .target(name: "KiraSamples", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
 
+    // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
+    // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
+    // renders never builds the CSV reader or links libcrypto.
+    .target(
+        name: "KiraCatalogue",
+        dependencies: ["KiraRender", "KiraImage", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
+        swiftSettings: nativeCPU),
+
     // Parsing of command-line values, as pure functions the fuzzer can reach.
     .target(name: "KiraArguments", swiftSettings: nativeCPU),
     // The `kira` command-line tool, one file per subcommand.
     .executableTarget(
         name: "KiraCLI",
         dependencies: [
-            "Kira", "KiraSamples", "KiraArguments",
+            "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: nativeCPU
@@ -65,6 +73,12 @@ let targets: [Target] = [
         name: "CLibPNG",
         pkgConfig: "libpng",
         providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    // OpenSSL's libcrypto, the system library, for SHA-256 content hashes (Debian: libssl-dev).
+    .systemLibrary(
+        name: "CLibCrypto",
+        pkgConfig: "libcrypto",
+        providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
     // libpng's classic API behind a setjmp that never leaves C.
     .target(name: "CKiraPNG", dependencies: ["CLibPNG"]),
@@ -85,6 +99,7 @@ let targets: [Target] = [
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
         exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"], swiftSettings: nativeCPU),
 ]
 
@@ -100,6 +115,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // RFC 4180 CSV (quoted fields, embedded newlines and quotes, CRLF), for `kira batch` manifests.
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

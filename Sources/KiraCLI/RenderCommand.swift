@@ -28,10 +28,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         try InputFiles.checkOutput(output.path, isNotOneOf: card.paths)
         let faces = try card.load()
-        let scene = FrameScene(
-            front: faces.front.face, back: faces.back.face, pose: pose.pose, canvasSize: canvas.canvasSize,
-            background: canvas.background.value, visibility: pose.visibility,
-            parameters: shader.parameters, rotationConvention: shader.rotationConvention)
+        let scene = scene(front: faces.front.face, back: faces.back.face)
         faces.reportAssumptions(showing: scene.visibleSides, command: "render")
         let path = try output.prepare()
         let renderer = FrameRenderer(threads: threads.count)
@@ -44,5 +41,16 @@ struct RenderCommand: ParsableCommand {
             try renderer.render(scene, into: &image)
             try PNGCodec.write(image, to: path)
         }
+    }
+}
+
+extension RenderCommand {
+    /// The frame these options describe, for the card's faces. `kira batch` renders its rows
+    /// through this too, so that a row and `kira render` with the same values make the same frame.
+    func scene(front: CardFace, back: CardFace) -> FrameScene {
+        FrameScene(
+            front: front, back: back, pose: pose.pose, canvasSize: canvas.canvasSize,
+            background: canvas.background.value, visibility: pose.visibility,
+            parameters: shader.parameters, rotationConvention: shader.rotationConvention)
     }
 }

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Kira
+import KiraCatalogue
+
+/// A manifest row as `kira render` options: each column is the render option of the same name
+/// (`tilt_x` is `--tilt-x`), parsed and checked by ``RenderCommand`` itself, so that a row and
+/// `kira render` with the same values cannot disagree about defaults, ranges or the frame made.
+enum BatchRows {
+    /// The column every row needs.
+    static let output = "output"
+    /// Texture columns: paths, taken from the manifest's folder.
+    static let textures = ["art", "mask", "back", "back_mask"]
+    /// Value columns: the render options that change the picture.
+    static let values = ["tilt_x", "tilt_y", "flip", "axis", "perspective", "tilt_perspective", "size",
+                         "background", "depth", "shader", "angle_strength", "y_flip"]
+    /// On/off columns: `true`/`false` (also `yes`/`no`, `1`/`0`).
+    static let flags = ["crossfade"]
+
+    static var columns: Set<String> { Set([output] + textures + values + flags) }
+
+    /// The render option of a column.
+    static func option(_ column: String) -> String {
+        "--" + String(column.map { $0 == "_" ? "-" : $0 })
+    }
+
+    /// A row that cannot be rendered, and why (one line).
+    struct RowError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The row's frame job: its values parsed by `kira render`'s own parser, its paths taken from
+    /// the manifest's folder.
+    static func job(for row: ManifestRow, in manifest: Manifest, kiraVersion: String) throws(RowError) -> FrameJob {
+        guard let outputValue = row.values[output] else { throw RowError(description: "no output") }
+        let outputPath = manifest.resolve(outputValue)
+        var arguments = ["--output=\(outputPath)"]
+        for column in textures {
+            if let value = row.values[column] { arguments.append("\(option(column))=\(manifest.resolve(value))") }
+        }
+        var recorded: [String] = []
+        for column in values {
+            guard let value = row.values[column] else { continue }
+            arguments.append("\(option(column))=\(value)")
+            recorded.append("\(column)=\(value)")
+        }
+        for column in flags {
+            guard let value = row.values[column] else { continue }
+            switch value.lowercased() {
+            case "true", "yes", "1": arguments.append(option(column))
+            case "false", "no", "0": break
+            default: throw RowError(description: "\(column) must be true or false, not \"\(value)\"")
+            }
+            recorded.append("\(column)=\(value.lowercased())")
+        }
+
+        let render: RenderCommand
+        do {
+            render = try RenderCommand.parse(arguments)
+        } catch {
+            // Name the column as the manifest does, beside argument-parser's message.
+            let message = String(RenderCommand.message(for: error).split(separator: "\n").first ?? "invalid values")
+            let column = (textures + values + flags).first { message.contains("'\(option($0))") || message.contains("\(option($0)) ") }
+            throw RowError(description: (column.map { "\($0): " } ?? "") + lowercasingFirst(message))
+        }
+        do {
+            try InputFiles.checkOutput(render.output, isNotOneOf: render.card.paths)
+        } catch {
+            throw RowError(description: String(describing: error))
+        }
+        let card = render.card
+        return FrameJob(
+            row: row.number, output: render.output,
+            textures: CardTextures(art: card.art, mask: card.mask, back: card.back, backMask: card.backMask),
+            depth: render.depth,
+            record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]),
+            scene: { front, back in render.scene(front: front, back: back) })
+    }
+
+    /// The record a job's output must have to count as up to date: the job's values with the
+    /// content hashes of its textures as they are now.
+    static func expectedRecord(for job: FrameJob, cache: TextureCache) throws -> OutputRecord {
+        var record = job.record
+        for (role, path) in job.textures.byRole { record.textures[role] = try cache.hash(of: path) }
+        return record
+    }
+
+    private static func lowercasingFirst(_ text: String) -> String {
+        guard let first = text.first, first.isUppercase, !(text.dropFirst().first?.isUppercase ?? false) else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import KiraImage
+
+/// What an output frame was made from, kept beside it so that a re-run can tell whether it is up
+/// to date: Kira's version, the row's values, the content hashes of the textures, and the hash of
+/// the output's own bytes.
+///
+/// The record of `dir/card.png` is `dir/.card.png.kira-batch`, one small JSON object. It is
+/// written (atomically) *before* the output: a process killed between the two leaves a record
+/// whose output hash the file on disk does not have, so the row is rendered again. An output is
+/// up to date when its record's inputs equal the row's and the file's SHA-256 equals the record's.
+public struct OutputRecord: Codable, Sendable, Equatable {
+    /// Kira's version.
+    public var kira: String
+    /// The row's values that change the picture, as `column=value`, sorted (paths left out: the
+    /// textures count by their content).
+    public var values: [String]
+    /// Texture role (`art`, `mask`, `back`, `back_mask`) → SHA-256 of the file.
+    public var textures: [String: String]
+    /// SHA-256 of the output file; empty while the inputs are only being compared.
+    public var output: String
+
+    public init(kira: String, values: [String], textures: [String: String], output: String = "") {
+        self.kira = kira
+        self.values = values
+        self.textures = textures
+        self.output = output
+    }
+
+    /// Where the record of `output` is kept.
+    public static func path(for output: String) -> String {
+        guard let slash = output.lastIndex(of: "/") else { return ".\(output).kira-batch" }
+        return "\(output[...slash]).\(output[output.index(after: slash)...]).kira-batch"
+    }
+
+    /// Whether `output` exists, has a record with the same inputs as `self`, and has the bytes the
+    /// record says.
+    public func isUpToDate(output path: String) -> Bool {
+        guard let stored = Self.read(for: path), stored.sameInputs(as: self) else { return false }
+        guard let bytes = try? FileIO.read(path) else { return false }
+        return ContentHash.sha256(bytes) == stored.output
+    }
+
+    /// Whether the two records describe the same inputs (the output hash aside).
+    public func sameInputs(as other: OutputRecord) -> Bool {
+        kira == other.kira && values == other.values && textures == other.textures
+    }
+
+    /// Writes the record of `output`, with `outputHash`, atomically.
+    public func write(for output: String, outputHash: String) throws(ImageFileError) {
+        var record = self
+        record.output = outputHash
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(record) else {
+            throw ImageFileError(path: Self.path(for: output), reason: "cannot encode the record")
+        }
+        try FileIO.writeAtomically(Array(data) + [UInt8(ascii: "\n")], to: Self.path(for: output))
+    }
+
+    /// The stored record of `output`, if there is a readable one.
+    public static func read(for output: String) -> OutputRecord? {
+        guard let bytes = try? FileIO.read(path(for: output)), bytes.count < 1 << 20 else { return nil }
+        return try? JSONDecoder().decode(OutputRecord.self, from: Data(bytes))
+    }
+}

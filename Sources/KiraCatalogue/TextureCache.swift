@@ -1,0 +1,67 @@
+import KiraImage
+
+/// Textures decoded once per file per process, within a memory budget.
+///
+/// A catalogue names the same few files (a frame, a foil mask, a card back) over and over; each
+/// distinct file is read and decoded once, and the decoded images are kept, least recently used
+/// first out, while they fit in `budget` bytes. The same image value is returned for the same file,
+/// so frames of one card share their face buffers, which is what lets ``FrameRenderer`` shade
+/// them in one sweep. Content hashes (SHA-256) come from the very bytes that were decoded.
+public final class TextureCache {
+    /// A decoded texture and the hash of the file it came from.
+    public struct Texture {
+        public let image: AnyRGBAImage
+        public let hash: String
+    }
+
+    /// Bytes of decoded images kept at most.
+    public let budget: Int
+    private var textures: [String: (texture: Texture, lastUse: Int)] = [:]
+    private var hashes: [String: String] = [:]
+    private var bytesHeld = 0
+    private var clock = 0
+    /// Files read and decoded so far (a file evicted and needed again counts twice).
+    public private(set) var decodes = 0
+
+    public init(budget: Int = 1 << 30) {
+        self.budget = budget
+    }
+
+    /// The SHA-256 of the file at `path`, read once per process (the file is not decoded).
+    public func hash(of path: String) throws(ImageFileError) -> String {
+        if let hash = hashes[path] { return hash }
+        let hash = ContentHash.sha256(try FileIO.read(path))
+        hashes[path] = hash
+        return hash
+    }
+
+    /// The decoded texture at `path`.
+    public func texture(at path: String) throws(ImageFileError) -> Texture {
+        clock += 1
+        if let entry = textures[path] {
+            textures[path]?.lastUse = clock
+            return entry.texture
+        }
+        let bytes = try FileIO.read(path)
+        let texture = Texture(image: try PNGCodec.decode(bytes, name: path), hash: ContentHash.sha256(bytes))
+        decodes += 1
+        hashes[path] = texture.hash
+        let size = Self.byteCount(texture.image)
+        while bytesHeld + size > budget, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            bytesHeld -= Self.byteCount(oldest.value.texture.image)
+            textures[oldest.key] = nil
+        }
+        if size <= budget {
+            textures[path] = (texture, clock)
+            bytesHeld += size
+        }
+        return texture
+    }
+
+    /// Bytes of decoded images held now.
+    public var heldBytes: Int { bytesHeld }
+
+    private static func byteCount(_ image: AnyRGBAImage) -> Int {
+        image.width * image.height * 4 * (image.bitDepth / 8)
+    }
+}
