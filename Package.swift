@@ -100,7 +100,7 @@ let targets: [Target] = [
         exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
 ]
 
 let package = Package(

@@ -201,8 +201,9 @@ enum JSONLinesManifest {
     static func rows(_ text: String, name: String, columns: Set<String>) throws(ManifestError) -> [ManifestRow] {
         var rows: [ManifestRow] = []
         let decoder = JSONDecoder()
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = line.hasSuffix("\r") ? line.dropLast() : line
+        // "\r\n" is one Character in Swift: both end a line.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, line) in lines.enumerated() {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let object: [String: Value]
             do {

@@ -1,0 +1,331 @@
+import Foundation
+import Kira
+import KiraCatalogue
+import Testing
+
+/// `kira batch` end to end, from a workspace outside the package: outputs equal `kira render`'s,
+/// shards, resume, up-to-date records, bad rows and bad manifests.
+@Suite struct BatchCommandTests {
+    /// A catalogue in `cat/` (textures beside it): `cards` cards, each at `tilts` tilts, on a
+    /// small canvas.
+    static func catalogue(in workspace: Workspace, cards: Int, tilts: Int, size: String = "60x80") throws -> [String] {
+        try FileManager.default.createDirectory(atPath: workspace.file("cat/art"), withIntermediateDirectories: true)
+        var lines = ["output,art,mask,tilt_x,tilt_y,flip,size,background"]
+        var outputs: [String] = []
+        for card in 0..<cards {
+            var art = RGBAImage<UInt8>(width: 30, height: 42)
+            for i in art.channels.indices { art.channels[i] = i % 4 == 3 ? 255 : UInt8((i * (card + 3)) % 256) }
+            try PNGCodec.write(art, to: workspace.file("cat/art/card\(card).png"))
+            for tilt in 0..<tilts {
+                let output = "out/card\(card)/tilt\(tilt).png"
+                outputs.append(output)
+                let background = tilt % 2 == 0 ? "" : "#203040"
+                lines.append("\(output),art/card\(card).png,../textures/mask.png,\(tilt * 4 - 6),\(8 - tilt * 3),\(tilt * 25),\(size),\(background)")
+            }
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
+        return outputs
+    }
+
+    /// What `kira render` writes for the values of a row of ``catalogue(in:cards:tilts:size:)``.
+    static func renderArguments(card: Int, tilt: Int, size: String = "60x80") -> [String] {
+        var arguments = ["render", "--art", "cat/art/card\(card).png", "--mask", "textures/mask.png",
+                         "--tilt-x=\(tilt * 4 - 6)", "--tilt-y=\(8 - tilt * 3)", "--flip=\(tilt * 25)", "--size", size]
+        if tilt % 2 == 1 { arguments += ["--background", "#203040"] }
+        return arguments
+    }
+
+    static func summary(_ result: CLIRunner.Result) throws -> BatchSummary {
+        try JSONDecoder().decode(BatchSummary.self, from: Data(result.stdout.utf8))
+    }
+
+    /// Inode and modification time: a file rewritten (even with the same bytes) gets new ones.
+    static func identity(_ path: String) throws -> String {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(attributes[.systemFileNumber] ?? 0)@\(date)"
+    }
+
+    /// Every file under `directory`, hidden ones included.
+    static func files(under directory: String) -> [String] {
+        (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory + "/" + $0, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }.sorted()
+    }
+
+    @Test func outputsAreThoseOfKiraRender() throws {
+        let workspace = try Workspace()
+        _ = try Self.catalogue(in: workspace, cards: 2, tilts: 3)
+        // JSON Lines too, with the columns the CSV leaves out.
+        let jsonl = """
+            {"output": "out/j1.png", "art": "art/card1.png", "back": "art/card0.png", "flip": 120, "axis": "xy", "crossfade": true, "depth": 16, "size": "70x90"}
+            {"output": "out/j2.png", "tilt_x": -4.5, "shader": "threejs", "perspective": 0.3, "tilt_perspective": 0.8, "y_flip": "height", "angle_strength": 3}
+            """
+        try jsonl.write(toFile: workspace.file("cat/more.jsonl"), atomically: true, encoding: .utf8)
+
+        let result = try workspace.run("batch", "cat/cards.csv", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try Self.summary(result)
+        #expect(summary.rendered == 6 && summary.skipped == 0 && summary.failed == 0 && summary.cards == 2)
+        for card in 0..<2 {
+            for tilt in 0..<3 {
+                let render = try CLIRunner.run(in: workspace, Self.renderArguments(card: card, tilt: tilt) + ["-o", "output/r.png"])
+                #expect(render.status == 0, "\(render.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/r.png")))
+                        == Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/out/card\(card)/tilt\(tilt).png"))),
+                        "card \(card) tilt \(tilt)")
+            }
+        }
+
+        let more = try workspace.run("batch", "cat/more.jsonl")
+        #expect(more.status == 0, "\(more.stderr)")
+        #expect(more.stdout.contains("2 rendered"), "\(more.stdout)")
+        for (output, arguments) in [
+            ("out/j1.png", ["--art", "cat/art/card1.png", "--back", "cat/art/card0.png", "--flip", "120", "--axis", "xy",
+                            "--crossfade", "--depth", "16", "--size", "70x90"]),
+            ("out/j2.png", ["--tilt-x=-4.5", "--shader", "threejs", "--perspective", "0.3", "--tilt-perspective", "0.8",
+                            "--y-flip", "height", "--angle-strength", "3"]),
+        ] {
+            let render = try CLIRunner.run(in: workspace, ["render"] + arguments + ["-o", "output/r.png"])
+            #expect(render.status == 0, "\(render.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/r.png")))
+                    == Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/" + output))), "\(output)")
+        }
+    }
+
+    /// The issue's target: 24 rows over 3 shard processes started at once, each row rendered
+    /// exactly once; a re-run rewrites nothing.
+    @Test func threeConcurrentShards() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 6, tilts: 4)
+        let processes = try (0..<3).map { k -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+            process.arguments = ["batch", "cat/cards.csv", "--shard", "\(k)/3", "--json", "--threads", "1"]
+            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, out)
+        }
+        var rendered = 0
+        for (process, out) in processes {
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let summary = try JSONDecoder().decode(BatchSummary.self, from: data)
+            #expect(summary.rows == 8 && summary.rendered == 8 && summary.skipped == 0, "\(summary)")
+            rendered += summary.rendered
+        }
+        #expect(rendered == 24)
+        let written = Self.files(under: workspace.file("cat/out"))
+        #expect(written.filter { $0.hasSuffix(".png") && !$0.contains("/.") }.count == 24)
+        #expect(written.count == 48, "pngs and records only: \(written)")
+        let before = try outputs.map { try Self.identity(workspace.file("cat/" + $0)) }
+
+        let again = try workspace.run("batch", "cat/cards.csv", "--json")
+        #expect(again.status == 0, "\(again.stderr)")
+        let summary = try Self.summary(again)
+        #expect(summary.skipped == 24 && summary.rendered == 0, "\(summary)")
+        #expect(try outputs.map { try Self.identity(workspace.file("cat/" + $0)) } == before)
+    }
+
+    /// A batch killed with SIGKILL leaves only whole files; run again, it finishes, and what was
+    /// finished before is not rewritten.
+    @Test func resumesAfterKill() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 4, tilts: 10, size: "240x320")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["batch", "cat/cards.csv", "--threads", "1"]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill it once a few outputs are there.
+        let deadline = Date().addingTimeInterval(60)
+        while Self.files(under: workspace.file("cat/out")).filter({ $0.hasSuffix(".png") }).count < 3, Date() < deadline {
+            usleep(2_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let left = Self.files(under: workspace.file("cat/out"))
+        let finished = left.filter { $0.hasSuffix(".png") }
+        #expect(left.allSatisfy { $0.hasSuffix(".png") || $0.hasSuffix(".kira-batch") }, "temporary files left: \(left)")
+        #expect(finished.count < outputs.count, "the batch finished before the kill; make it longer")
+        for file in finished { #expect(throws: Never.self, "\(file)") { try PNGCodec.read(workspace.file("cat/out/" + file)) } }
+        let before = try finished.map { try Self.identity(workspace.file("cat/out/" + $0)) }
+
+        let rerun = try workspace.run("batch", "cat/cards.csv", "--json")
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let summary = try Self.summary(rerun)
+        #expect(summary.rendered + summary.skipped == outputs.count)
+        #expect(summary.skipped >= finished.count - 1, "\(summary), \(finished.count) finished before")
+        let after = try finished.map { try Self.identity(workspace.file("cat/out/" + $0)) }
+        #expect(zip(before, after).filter { $0 != $1 }.count <= 1, "finished outputs rewritten")
+        #expect(Self.files(under: workspace.file("cat/out")).count == 2 * outputs.count)
+        let render = try CLIRunner.run(in: workspace, Self.renderArguments(card: 3, tilt: 9, size: "240x320") + ["-o", "output/r.png"])
+        #expect(render.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/r.png")))
+                == Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/out/card3/tilt9.png"))))
+    }
+
+    /// Changed art is rendered again, unchanged art is not.
+    @Test func aChangedTextureRendersItsRowsAgain() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 2, tilts: 3)
+        #expect(try workspace.run("batch", "cat/cards.csv").status == 0)
+        let before = try outputs.map { try Self.identity(workspace.file("cat/" + $0)) }
+
+        var art = try PNGCodec.read(workspace.file("cat/art/card1.png")).rgba8
+        art.channels[0] ^= 0xFF
+        try PNGCodec.write(art, to: workspace.file("cat/art/card1.png"))
+        let result = try workspace.run("batch", "cat/cards.csv", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try Self.summary(result)
+        #expect(summary.rendered == 3 && summary.skipped == 3, "\(summary)")
+        let after = try outputs.map { try Self.identity(workspace.file("cat/" + $0)) }
+        #expect(Array(after[0..<3]) == Array(before[0..<3]))
+        #expect(zip(after[3...], before[3...]).allSatisfy { $0 != $1 })
+        let render = try CLIRunner.run(in: workspace, Self.renderArguments(card: 1, tilt: 2) + ["-o", "output/r.png"])
+        #expect(render.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/r.png")))
+                == Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/out/card1/tilt2.png"))))
+
+        // An output changed by hand is made again; a changed value too.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: workspace.file("cat/" + outputs[0])))
+        let third = try Self.summary(try workspace.run("batch", "cat/cards.csv", "--json"))
+        #expect(third.rendered == 1 && third.skipped == 5, "\(third)")
+    }
+
+    @Test func badRowsFailAlone() throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("cat"), withIntermediateDirectories: true)
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: workspace.file("cat/corrupt.png")))
+        try Data().write(to: URL(fileURLWithPath: workspace.file("cat/blocker")))
+        try FileManager.default.copyItem(atPath: workspace.file("textures/front.png"), toPath: workspace.file("cat/in.png"))
+        let manifest = """
+            output,art,tilt_x,depth,crossfade,size
+            out/good1.png,,3,,,50x60
+            out/missing.png,nope.png,,,,50x60
+            out/corrupt.png,corrupt.png,,,,50x60
+            out/number.png,,abc,,,50x60
+            out/range.png,,95,,,50x60
+            out/depth.png,,,12,,50x60
+            out/flag.png,,,,maybe,50x60
+            blocker/unwritable.png,,,,,50x60
+            in.png,in.png,,,,50x60
+            ,,,,,50x60
+            out/good2.png,,-3,,yes,50x60
+
+            """
+        try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
+        let result = try workspace.run("batch", "cat/cards.csv", "--json")
+        #expect(result.status == 1, "\(result.stderr)")
+        let summary = try Self.summary(result)
+        #expect(summary.rendered == 2 && summary.failed == 9, "\(summary)")
+        #expect(summary.failures.map(\.row) == [2, 3, 4, 5, 6, 7, 8, 9, 10])
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 9, "\(result.stderr)")
+        for (row, words) in [(2, ["nope.png", "no such file"]), (3, ["corrupt.png"]), (4, ["tilt_x", "abc"]),
+                             (5, ["tilt_x"]), (6, ["depth"]), (7, ["crossfade", "maybe"]),
+                             (8, ["unwritable.png"]), (9, ["overwrite"]), (10, ["no output"])] {
+            let line = lines.first { $0.hasPrefix("kira batch: row \(row)") } ?? ""
+            #expect(words.allSatisfy { line.contains($0) }, "row \(row): \(line)")
+        }
+        #expect(Self.files(under: workspace.file("cat/out")).filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") } == ["good1.png", "good2.png"])
+    }
+
+    static let badManifests: [(String, String, String)] = [
+        ("missing.csv", "", "no such file"),
+        ("cards.txt", "output\na.png\n", ".csv or .jsonl"),
+        ("cards.csv", "art,tilt_x\na.png,1\n", "no \"output\" column"),
+        ("cards.csv", "output,tilt\na.png,1\n", "unknown column"),
+        ("cards.csv", "output,tilt_x\nout/a.png,1\n./out/a.png,2\n", "rows 1 and 2 both write"),
+        ("cards.csv", "output,tilt_x\nout/a.png,1,2\n", "3 fields"),
+        ("cards.jsonl", "{\"output\": \"out/a.png\"}\n{oops\n", "line 2"),
+    ]
+
+    @Test(arguments: badManifests.indices)
+    func aBadManifestRendersNothing(index: Int) throws {
+        let (name, text, reason) = Self.badManifests[index]
+        let workspace = try Workspace()
+        if !text.isEmpty { try text.write(toFile: workspace.file(name), atomically: true, encoding: .utf8) }
+        let result = try workspace.run("batch", name)
+        #expect(result.status == 2, "\(name): exit \(result.status): \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("kira batch: ") && lines[0].contains(reason), "\(result.stderr)")
+        #expect(!workspace.exists("out"))
+    }
+
+    @Test func badShard() throws {
+        let workspace = try Workspace()
+        try "output\nout/a.png\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        for shard in ["3/3", "x", "-1/2", "1/0"] {
+            let result = try workspace.run("batch", "cards.csv", "--shard", shard)
+            #expect(result.status == 2, "\(shard): \(result.stderr)")
+        }
+    }
+
+    /// Every option of `kira render` that shapes the frame is a manifest column, so batch and
+    /// render cannot drift apart.
+    @Test func everyRenderOptionIsAColumn() throws {
+        let workspace = try Workspace()
+        let help = try workspace.run("render", "--help").stdout
+        let options = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
+            .filter { $0.hasPrefix("--") && $0.count > 2 }
+            .map { String($0.dropFirst(2)).replacingOccurrences(of: "-", with: "_") })
+        let notColumns: Set<String> = ["threads", "help", "version"]
+        let manifestColumns = Set(["output", "art", "mask", "back", "back_mask", "tilt_x", "tilt_y", "flip", "axis",
+                                   "perspective", "tilt_perspective", "crossfade", "size", "background", "depth",
+                                   "shader", "angle_strength", "y_flip"])
+        #expect(options.subtracting(notColumns) == manifestColumns)
+        let batchHelp = try workspace.run("batch", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
+        for column in manifestColumns { #expect(batchHelp.contains(column), "\(column) not in kira batch --help") }
+    }
+}
+
+extension CLIRunner {
+    static func run(in workspace: Workspace, _ arguments: [String]) throws -> Result {
+        try run(arguments, in: workspace.path)
+    }
+}
+
+/// The Slurm example, run as Slurm would run its array tasks (the variables set, one process per task).
+@Suite struct SlurmExampleTests {
+    @Test func arrayTasksCoverTheCatalogue() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/slurm-array.sh").path
+        let workspace = try Workspace()
+        let outputs = try BatchCommandTests.catalogue(in: workspace, cards: 3, tilts: 2)
+        var rendered = 0
+        for task in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [script, "cat/cards.csv"]
+            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+            var environment = ProcessInfo.processInfo.environment
+            environment["KIRA"] = CLIRunner.executable
+            environment["SLURM_ARRAY_TASK_ID"] = String(task)
+            environment["SLURM_ARRAY_TASK_COUNT"] = "3"
+            environment["SLURM_CPUS_PER_TASK"] = "1"
+            process.environment = environment
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let summary = try JSONDecoder().decode(BatchSummary.self, from: data)
+            #expect(summary.shard == "\(task)/3" && summary.rows == 2)
+            rendered += summary.rendered
+        }
+        #expect(rendered == outputs.count)
+        #expect(outputs.allSatisfy { workspace.exists("cat/" + $0) })
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import KiraCatalogue
+import KiraGeometry
+import KiraImage
+import KiraRender
+import Testing
+
+@Suite struct CatalogueRendererTests {
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-catalogue-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/textures", withIntermediateDirectories: true)
+        for (index, name) in ["art1", "art2", "mask", "back"].enumerated() {
+            var image = RGBAImage<UInt8>(width: 24, height: 32)
+            for i in image.channels.indices { image.channels[i] = i % 4 == 3 ? 255 : UInt8((i * (index + 5)) % 251) }
+            try PNGCodec.write(image, to: "\(directory)/textures/\(name).png")
+        }
+    }
+
+    func job(_ row: Int, art: String, tilt: Double, flip: Double = 0, depth: Int = 8) -> FrameJob {
+        let t = { (name: String) in "\(directory)/textures/\(name).png" }
+        return FrameJob(
+            row: row, output: "\(directory)/out/\(row).png",
+            textures: CardTextures(art: t(art), mask: t("mask"), back: t("back"), backMask: t("mask")),
+            depth: depth, record: OutputRecord(kira: "test", values: ["row=\(row)"], textures: [:]),
+            scene: { front, back in
+                FrameScene(front: front, back: back, pose: CardPose(tiltX: tilt, tiltY: -tilt, flip: flip), canvasSize: (40, 48))
+            })
+    }
+
+    /// Frames of two cards, interleaved, in batches of two: each file is what rendering it alone
+    /// writes, and its record is up to date.
+    @Test func framesAreThoseOfSingleRenders() throws {
+        let jobs = [job(1, art: "art1", tilt: 5), job(2, art: "art2", tilt: 5), job(3, art: "art1", tilt: -7, flip: 150),
+                    job(4, art: "art1", tilt: 12), job(5, art: "art2", tilt: 0, depth: 16)]
+        let renderer = CatalogueRenderer(threads: 2, batchSize: 2)
+        var outcomes: [Int: CatalogueRenderer.Outcome] = [:]
+        let cards = renderer.render(jobs) { outcomes[$0] = $1 }
+        #expect(outcomes.count == jobs.count && outcomes.values.allSatisfy { $0 == .rendered })
+        #expect(cards == 3)  // art1, art2 at 8 bits, art2 at 16 bits
+        #expect(renderer.cache.decodes == 4)
+
+        for job in jobs {
+            let load = { CardFace(art: try PNGCodec.read($0), mask: try PNGCodec.read($1)) }
+            let scene = job.scene(try load(job.textures.art, job.textures.mask), try load(job.textures.back, job.textures.backMask))
+            let expected: [UInt8]
+            if job.depth == 16 {
+                var image = RGBAImage<UInt16>(width: 0, height: 0)
+                try FrameRenderer(threads: 1).render(scene, into: &image)
+                expected = try PNGCodec.encode(image)
+            } else {
+                var image = RGBAImage<UInt8>(width: 0, height: 0)
+                try FrameRenderer(threads: 1).render(scene, into: &image)
+                expected = try PNGCodec.encode(image)
+            }
+            #expect(try FileIO.read(job.output) == expected, "row \(job.row)")
+            var record = job.record
+            for (role, path) in job.textures.byRole { record.textures[role] = try renderer.cache.hash(of: path) }
+            #expect(record.isUpToDate(output: job.output), "row \(job.row)")
+        }
+    }
+
+    @Test func aBadTextureFailsOnlyItsRows() throws {
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: directory + "/textures/bad.png"))
+        let jobs = [job(1, art: "art1", tilt: 5), job(2, art: "bad", tilt: 5), job(3, art: "missing", tilt: 1), job(4, art: "art1", tilt: 9)]
+        var outcomes: [Int: CatalogueRenderer.Outcome] = [:]
+        CatalogueRenderer(threads: 2).render(jobs) { outcomes[$0] = $1 }
+        #expect(outcomes[0] == .rendered && outcomes[3] == .rendered)
+        guard case .failed(let bad)? = outcomes[1], case .failed(let missing)? = outcomes[2] else {
+            Issue.record("bad rows did not fail: \(outcomes)")
+            return
+        }
+        #expect(bad.contains("bad.png"), "\(bad)")
+        #expect(missing.contains("missing.png") && missing.contains("no such file"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: jobs[1].output))
+    }
+
+    @Test func anUnwritableOutputFailsAlone() throws {
+        // The output's folder is a file.
+        try Data().write(to: URL(fileURLWithPath: directory + "/blocker"))
+        var blocked = job(1, art: "art1", tilt: 5)
+        blocked.output = directory + "/blocker/a.png"
+        let jobs = [blocked, job(2, art: "art1", tilt: 3)]
+        var outcomes: [Int: CatalogueRenderer.Outcome] = [:]
+        CatalogueRenderer(threads: 2).render(jobs) { outcomes[$0] = $1 }
+        #expect(outcomes[1] == .rendered)
+        guard case .failed(let reason)? = outcomes[0] else {
+            Issue.record("unwritable output did not fail")
+            return
+        }
+        #expect(reason.contains("blocker"), "\(reason)")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+@testable import KiraCatalogue
+import Testing
+
+@Suite struct ManifestTests {
+    static let columns: Set<String> = ["output", "art", "tilt_x", "background"]
+
+    func csv(_ text: String) throws(ManifestError) -> [ManifestRow] {
+        try Manifest.parse(text, format: .csv, name: "m.csv", columns: Self.columns, required: "output")
+    }
+
+    func jsonl(_ text: String) throws(ManifestError) -> [ManifestRow] {
+        try Manifest.parse(text, format: .jsonLines, name: "m.jsonl", columns: Self.columns, required: "output")
+    }
+
+    @Test func csvFollowsRFC4180() throws {
+        let text = "\u{FEFF}output,art,tilt_x\r\n"
+            + "a.png,\"my, card.png\",5\r\n"
+            + "\"b \"\"quoted\"\".png\",\"two\nlines.png\",-3\r\n"
+            + "\r\n"
+            + "c.png, spaced.png ,\n"
+        let rows = try csv(text)
+        #expect(rows.map(\.number) == [1, 2, 3])
+        #expect(rows[0].values == ["output": "a.png", "art": "my, card.png", "tilt_x": "5"])
+        #expect(rows[1].values == ["output": "b \"quoted\".png", "art": "two\nlines.png", "tilt_x": "-3"])
+        // Spaces are data; an empty cell is absent.
+        #expect(rows[2].values == ["output": "c.png", "art": " spaced.png "])
+    }
+
+    @Test func jsonLines() throws {
+        let rows = try jsonl("""
+            {"output": "a.png", "tilt_x": 5, "art": "x.png"}
+
+            {"output": "b.png", "tilt_x": -2.5, "background": null}\r
+            {"output": "c.png", "tilt_x": true}
+            """)
+        #expect(rows.map(\.number) == [1, 2, 3])
+        #expect(rows[0].values == ["output": "a.png", "tilt_x": "5", "art": "x.png"])
+        #expect(rows[1].values == ["output": "b.png", "tilt_x": "-2.5"])
+        #expect(rows[2].values["tilt_x"] == "true")
+    }
+
+    static let badCSV: [(String, String, String)] = [
+        ("empty", "", "empty"),
+        ("no output column", "art,tilt_x\na.png,1\n", "no \"output\" column"),
+        ("unknown column", "output,tilt\na.png,1\n", "unknown column \"tilt\""),
+        ("column twice", "output,art,art\na,b,c\n", "appears twice"),
+        ("too many fields", "output,art\na.png,b.png,c\n", "row 1 has 3 fields"),
+        ("too few fields", "output,art\na.png,b.png\nc.png\n", "row 2 has 1 fields"),
+        ("quote never closed", "output,art\na.png,\"b.png\nc.png,d.png\n", "never closed"),
+    ]
+
+    @Test(arguments: badCSV.indices)
+    func badCSVIsRefused(index: Int) {
+        let (name, text, reason) = Self.badCSV[index]
+        #expect(throws: ManifestError.self, "\(name)") { try csv(text) }
+        do {
+            _ = try csv(text)
+        } catch {
+            #expect(error.reason.contains(reason), "\(name): \(error.reason)")
+        }
+    }
+
+    @Test func badJSONLinesIsRefused() {
+        for (text, reason) in [
+            ("{\"output\": \"a.png\"}\nnot json\n", "line 2 is not a JSON object"),
+            ("[1, 2]\n", "line 1 is not a JSON object"),
+            ("{\"output\": \"a.png\", \"tilt\": 1}\n", "unknown field \"tilt\""),
+            ("{\"output\": [\"a.png\"]}\n", "must be a string, number or boolean"),
+            ("{\"art\": \"a.png\"}\n", "no \"output\" field"),
+        ] {
+            do {
+                _ = try jsonl(text)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.reason.contains(reason), "\(text): \(error.reason)")
+            }
+        }
+    }
+
+    @Test func readChecksTheFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-manifest-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data([0x89, 0x50, 0x4E, 0x47, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: directory + "/binary.csv"))
+        try Data("output\na.png\n".utf8).write(to: URL(fileURLWithPath: directory + "/cards.txt"))
+        for (path, reason) in [("binary.csv", "not UTF-8"), ("cards.txt", ".csv or .jsonl"), ("missing.csv", "no such file")] {
+            do {
+                _ = try Manifest.read(directory + "/" + path, columns: Self.columns, required: "output")
+                Issue.record("accepted: \(path)")
+            } catch {
+                #expect(error.reason.contains(reason), "\(path): \(error.reason)")
+            }
+        }
+    }
+
+    @Test func pathsAreTakenFromTheManifestsFolder() throws {
+        let manifest = Manifest(path: "cat/x/m.csv", directory: "cat/x", format: .csv, rows: [
+            ManifestRow(number: 1, values: ["output": "out/a.png"]),
+            ManifestRow(number: 2, values: ["output": "/abs/b.png"]),
+            ManifestRow(number: 3, values: ["output": "./out//a.png"]),
+            ManifestRow(number: 4, values: ["output": "../x/out/a.png"]),
+            ManifestRow(number: 5, values: ["output": "out/c.png"]),
+        ])
+        #expect(manifest.resolve("out/a.png") == "cat/x/out/a.png")
+        #expect(manifest.resolve("/abs/b.png") == "/abs/b.png")
+        let duplicates = manifest.duplicateOutputs(column: "output")
+        #expect(duplicates.map(\.row.number) == [3, 4])
+        #expect(duplicates.map(\.first) == [1, 1])
+    }
+}

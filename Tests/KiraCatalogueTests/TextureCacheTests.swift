@@ -1,0 +1,43 @@
+import Foundation
+import KiraCatalogue
+import KiraImage
+import KiraRender
+import Testing
+
+@Suite struct TextureCacheTests {
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cache-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (index, name) in ["a", "b", "c"].enumerated() {
+            var image = RGBAImage<UInt8>(width: 10, height: 10)
+            for i in image.channels.indices { image.channels[i] = UInt8((i * (index + 3)) % 256) }
+            try PNGCodec.write(image, to: "\(directory)/\(name).png")
+        }
+    }
+
+    @Test func decodesEachFileOnceAndHashesItsBytes() throws {
+        let cache = TextureCache()
+        let first = try cache.texture(at: directory + "/a.png")
+        let again = try cache.texture(at: directory + "/a.png")
+        #expect(cache.decodes == 1)
+        #expect(first.image == again.image)
+        #expect(first.hash == ContentHash.sha256(try FileIO.read(directory + "/a.png")))
+        #expect(try cache.hash(of: directory + "/a.png") == first.hash)
+        #expect(first.image == (try PNGCodec.read(directory + "/a.png")))
+    }
+
+    @Test func staysWithinItsBudget() throws {
+        let cache = TextureCache(budget: 2 * 10 * 10 * 4)  // two of the 10×10 textures
+        for name in ["a", "b", "c", "a"] { _ = try cache.texture(at: "\(directory)/\(name).png") }
+        #expect(cache.heldBytes <= cache.budget)
+        #expect(cache.decodes == 4)  // a was evicted by c, decoded again
+        _ = try cache.texture(at: "\(directory)/a.png")
+        #expect(cache.decodes == 4)
+    }
+
+    @Test func aMissingFileIsAnError() {
+        #expect(throws: ImageFileError.self) { try TextureCache().texture(at: directory + "/none.png") }
+    }
+}

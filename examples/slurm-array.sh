@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A card catalogue rendered by a Slurm job array: 16 tasks, each one shard of the manifest.
+#
+#   sbatch examples/slurm-array.sh /shared/catalogue/cards.csv
+#
+# Task K of the array runs `kira batch MANIFEST --shard K/N` with K = $SLURM_ARRAY_TASK_ID and
+# N = $SLURM_ARRAY_TASK_COUNT (the array's size). The kira binary, the manifest, its textures and
+# the outputs are on a file system every node mounts. Re-submitting the script (or `scontrol
+# requeue` of a task) redoes only what is missing or out of date: each output has a record beside
+# it, and a killed task leaves no partial file.
+#
+# Exit status per task: 0 done, 1 some rows failed (named in the task's log), 2 unusable manifest.
+#SBATCH --job-name=kira-catalogue
+#SBATCH --array=0-15
+#SBATCH --cpus-per-task=4
+#SBATCH --mem=4G
+#SBATCH --time=02:00:00
+#SBATCH --output=kira-catalogue-%A_%a.log
+set -euo pipefail
+
+manifest="${1:?usage: sbatch slurm-array.sh MANIFEST}"
+kira="${KIRA:-kira}"   # e.g. KIRA=/shared/kira/.build/release/kira sbatch …
+
+exec "$kira" batch "$manifest" \
+    --shard "${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT}" \
+    --threads "${SLURM_CPUS_PER_TASK:-1}" --json
