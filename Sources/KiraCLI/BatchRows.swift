@@ -12,7 +12,7 @@ enum BatchRows {
     static let textures = ["art", "mask", "back", "back_mask"]
     /// Value columns: the render options that change the picture.
     static let values = ["tilt_x", "tilt_y", "flip", "axis", "perspective", "tilt_perspective", "size",
-                         "background", "depth", "shader", "angle_strength", "y_flip"]
+                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation"]
     /// On/off columns: `true`/`false` (also `yes`/`no`, `1`/`0`).
     static let flags = ["crossfade"]
 
@@ -63,17 +63,25 @@ enum BatchRows {
             throw RowError(description: (column.map { "\($0): " } ?? "") + lowercasingFirst(message))
         }
         do {
-            try InputFiles.checkOutput(render.output, isNotOneOf: render.card.paths)
+            try InputFiles.checkOutput(render.output.path, isNotOneOf: render.card.paths)
         } catch {
             throw RowError(description: String(describing: error))
         }
         let card = render.card
         return FrameJob(
-            row: row.number, output: render.output,
+            row: row.number, output: render.output.path,
             textures: CardTextures(art: card.art, mask: card.mask, back: card.back, backMask: card.backMask),
-            depth: render.depth,
+            depth: render.output.depth.depth,
             record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]),
             scene: { front, back in render.scene(front: front, back: back) })
+    }
+
+    /// A card's faces as `kira render` makes them from the same files (absent ones: its defaults).
+    static func faces(_ textures: CardTextures, read: (String) throws -> AnyRGBAImage) throws -> (front: CardFace, back: CardFace) {
+        var card = try CardOptions.parse([])
+        (card.art, card.mask, card.back, card.backMask) = (textures.art, textures.mask, textures.back, textures.backMask)
+        let loaded = try card.load(read: read)
+        return (loaded.front.face, loaded.back.face)
     }
 
     /// The record a job's output must have to count as up to date: the job's values with the

@@ -3,25 +3,32 @@ import Foundation
 import KiraImage
 import KiraRender
 
-/// The four texture files of a card.
+/// The texture files of a card. A file not given (nil) is left to the face loader's defaults
+/// (`kira batch`: those of `kira render`).
 public struct CardTextures: Hashable, Sendable {
-    public var art: String
-    public var mask: String
-    public var back: String
-    public var backMask: String
+    public var art: String?
+    public var mask: String?
+    public var back: String?
+    public var backMask: String?
 
-    public init(art: String, mask: String, back: String, backMask: String) {
+    public init(art: String?, mask: String?, back: String?, backMask: String?) {
         self.art = art
         self.mask = mask
         self.back = back
         self.backMask = backMask
     }
 
-    /// Each file with its role, as manifests and records name them.
+    /// Each file given, with its role, as manifests and records name them.
     public var byRole: [(role: String, path: String)] {
-        [("art", art), ("mask", mask), ("back", back), ("back_mask", backMask)]
+        [("art", art), ("mask", mask), ("back", back), ("back_mask", backMask)].compactMap { role, path in
+            path.map { (role, $0) }
+        }
     }
 }
+
+/// Makes a card's two faces from its textures, reading each file through `read`.
+public typealias FaceLoader = (_ textures: CardTextures, _ read: (String) throws -> AnyRGBAImage) throws
+    -> (front: CardFace, back: CardFace)
 
 /// One frame to make: a manifest row, its values checked, ready to render.
 public struct FrameJob {
@@ -67,10 +74,16 @@ public final class CatalogueRenderer {
     /// Canvas bytes per batch at most (a batch holds at least one frame).
     public let batchBytes: Int
 
+    /// Makes each card's faces.
+    public let loadFaces: FaceLoader
+
+    /// - Parameter loadFaces: makes a card's faces from its files; by default each face is its art
+    ///   and mask as read, and all four files are needed.
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
-                batchSize: Int = 8, batchBytes: Int = 256 << 20) {
+                batchSize: Int = 8, batchBytes: Int = 256 << 20, loadFaces: @escaping FaceLoader = CatalogueRenderer.readFaces) {
         frameRenderer = FrameRenderer(threads: threads)
         self.cache = cache
+        self.loadFaces = loadFaces
         self.batchSize = max(1, batchSize)
         self.batchBytes = batchBytes
     }
@@ -111,7 +124,7 @@ public final class CatalogueRenderer {
             do {
                 faces = try load(first.textures)
             } catch {
-                for index in group { report(index, .failed(error.description)) }
+                for index in group { report(index, .failed(String(describing: error))) }
                 continue
             }
             var written = false
@@ -145,15 +158,23 @@ public final class CatalogueRenderer {
         let depth: Int
     }
 
-    private func load(_ textures: CardTextures) throws(ImageFileError) -> (front: CardFace, back: CardFace, hashes: [String: String]) {
+    /// The faces of a card, each file read once through the cache, and the hashes of the files read.
+    private func load(_ textures: CardTextures) throws -> (front: CardFace, back: CardFace, hashes: [String: String]) {
         var hashes: [String: String] = [:]
-        var images: [AnyRGBAImage] = []
-        for (role, path) in textures.byRole {
+        let faces = try loadFaces(textures) { path in
             let texture = try cache.texture(at: path)
-            hashes[role] = texture.hash
-            images.append(texture.image)
+            for (role, file) in textures.byRole where file == path { hashes[role] = texture.hash }
+            return texture.image
         }
-        return (CardFace(art: images[0], mask: images[1]), CardFace(art: images[2], mask: images[3]), hashes)
+        return (faces.front, faces.back, hashes)
+    }
+
+    /// The plain face loader: art and mask as read; all four files must be given.
+    public static func readFaces(_ textures: CardTextures, read: (String) throws -> AnyRGBAImage) throws -> (front: CardFace, back: CardFace) {
+        guard let art = textures.art, let mask = textures.mask, let back = textures.back, let backMask = textures.backMask else {
+            throw ImageFileError(path: "<card>", reason: "art, mask, back and back_mask are all needed")
+        }
+        return (CardFace(art: try read(art), mask: try read(mask)), CardFace(art: try read(back), mask: try read(backMask)))
     }
 
     /// The scenes of the next batch of `group` from `start`: up to `batchSize` frames and

@@ -60,7 +60,7 @@ import Testing
         // JSON Lines too, with the columns the CSV leaves out.
         let jsonl = """
             {"output": "out/j1.png", "art": "art/card1.png", "back": "art/card0.png", "flip": 120, "axis": "xy", "crossfade": true, "depth": 16, "size": "70x90"}
-            {"output": "out/j2.png", "tilt_x": -4.5, "shader": "threejs", "perspective": 0.3, "tilt_perspective": 0.8, "y_flip": "height", "angle_strength": 3}
+            {"output": "out/j2.png", "art": "art/card0.png", "mask": "../textures/mask.png", "size": "64x80", "tilt_x": -4.5, "shader": "threejs", "perspective": 0.3, "tilt_perspective": 0.8, "y_flip": "height", "angle_strength": 3, "rotation": "standard"}
             """
         try jsonl.write(toFile: workspace.file("cat/more.jsonl"), atomically: true, encoding: .utf8)
 
@@ -84,8 +84,9 @@ import Testing
         for (output, arguments) in [
             ("out/j1.png", ["--art", "cat/art/card1.png", "--back", "cat/art/card0.png", "--flip", "120", "--axis", "xy",
                             "--crossfade", "--depth", "16", "--size", "70x90"]),
-            ("out/j2.png", ["--tilt-x=-4.5", "--shader", "threejs", "--perspective", "0.3", "--tilt-perspective", "0.8",
-                            "--y-flip", "height", "--angle-strength", "3"]),
+            ("out/j2.png", ["--art", "cat/art/card0.png", "--mask", "textures/mask.png", "--size", "64x80",
+                            "--tilt-x=-4.5", "--shader", "threejs", "--perspective", "0.3", "--tilt-perspective", "0.8",
+                            "--y-flip", "height", "--angle-strength", "3", "--rotation", "standard"]),
         ] {
             let render = try CLIRunner.run(in: workspace, ["render"] + arguments + ["-o", "output/r.png"])
             #expect(render.status == 0, "\(render.stderr)")
@@ -210,17 +211,17 @@ import Testing
         try FileManager.default.copyItem(atPath: workspace.file("textures/front.png"), toPath: workspace.file("cat/in.png"))
         let manifest = """
             output,art,tilt_x,depth,crossfade,size
-            out/good1.png,,3,,,50x60
+            out/good1.png,in.png,3,,,50x60
             out/missing.png,nope.png,,,,50x60
             out/corrupt.png,corrupt.png,,,,50x60
-            out/number.png,,abc,,,50x60
-            out/range.png,,95,,,50x60
-            out/depth.png,,,12,,50x60
-            out/flag.png,,,,maybe,50x60
-            blocker/unwritable.png,,,,,50x60
+            out/number.png,in.png,abc,,,50x60
+            out/range.png,in.png,95,,,50x60
+            out/depth.png,in.png,,12,,50x60
+            out/flag.png,in.png,,,maybe,50x60
+            blocker/unwritable.png,in.png,,,,50x60
             in.png,in.png,,,,50x60
             ,,,,,50x60
-            out/good2.png,,-3,,yes,50x60
+            out/good2.png,in.png,-3,,yes,50x60
 
             """
         try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
@@ -282,7 +283,7 @@ import Testing
         let notColumns: Set<String> = ["threads", "help", "version"]
         let manifestColumns = Set(["output", "art", "mask", "back", "back_mask", "tilt_x", "tilt_y", "flip", "axis",
                                    "perspective", "tilt_perspective", "crossfade", "size", "background", "depth",
-                                   "shader", "angle_strength", "y_flip"])
+                                   "shader", "angle_strength", "y_flip", "rotation"])
         #expect(options.subtracting(notColumns) == manifestColumns)
         let batchHelp = try workspace.run("batch", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
         for column in manifestColumns { #expect(batchHelp.contains(column), "\(column) not in kira batch --help") }

@@ -43,7 +43,7 @@ import Testing
 
         for job in jobs {
             let load = { CardFace(art: try PNGCodec.read($0), mask: try PNGCodec.read($1)) }
-            let scene = job.scene(try load(job.textures.art, job.textures.mask), try load(job.textures.back, job.textures.backMask))
+            let scene = job.scene(try load(job.textures.art!, job.textures.mask!), try load(job.textures.back!, job.textures.backMask!))
             let expected: [UInt8]
             if job.depth == 16 {
                 var image = RGBAImage<UInt16>(width: 0, height: 0)

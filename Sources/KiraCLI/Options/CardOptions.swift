@@ -24,10 +24,10 @@ struct CardOptions: ParsableArguments {
     var paths: [String] { [art, mask, back, backMask].compactMap { $0 } }
 
     /// Reads the faces; failures name the file. The user's files are read before the sample card
-    /// is drawn, so a bad file fails at once.
-    func load() throws -> LoadedCard {
-        let artImage = try art.map { try PNGCodec.read($0) }, maskImage = try mask.map { try PNGCodec.read($0) }
-        let backImage = try back.map { try PNGCodec.read($0) }, backMaskImage = try backMask.map { try PNGCodec.read($0) }
+    /// is drawn, so a bad file fails at once. `read` reads a file (`kira batch` passes its cache).
+    func load(read: (String) throws -> AnyRGBAImage = { try PNGCodec.read($0) }) throws -> LoadedCard {
+        let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
+        let backImage = try back.map { try read($0) }, backMaskImage = try backMask.map { try read($0) }
         let front = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") { BuiltInCard.front }
         if back == nil, art != nil {
             let plain = PlainBack(for: front.face.art)
