@@ -39,6 +39,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Timed runs per path; the best is reported.", valueName: "n"))
     var repeats = 3
 
+    @Option(name: .customLong("path"),
+            help: ArgumentHelp("Measure only this path (repeatable; default: all of them).", valueName: "name"))
+    var paths: [String] = []
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -50,12 +54,15 @@ struct BenchCommand: ParsableCommand {
         try Check.integer(repeats, "--repeats", in: 1...100)
         if let threads { try Check.integer(threads, "--threads", in: 1...1024) }
         if (art == nil) != (mask == nil) { throw ValidationError("give --art and --mask together") }
+        for path in paths where !Bench.pathNames.contains(path) {
+            throw ValidationError("unknown path '\(path)' (one of \(Bench.pathNames.joined(separator: ", ")))")
+        }
     }
 
     func run() throws {
         let (artImage, maskImage) = try loadCard()
         let maxThreads = threads ?? TileScheduler.processorCount
-        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats)
+        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths))
         // Half a minute at the default size: on a terminal, say what is being measured.
         if !quiet, isatty(2) != 0 {
             bench.onStart = { name, threads in
@@ -86,15 +93,22 @@ struct Bench {
     let mask: RGBAImage<UInt8>
     let frames: Int
     let repeats: Int
+    /// The paths to measure; empty for all.
+    let only: Set<String>
     private(set) var report = BenchReport()
     /// Called as each path starts: its name and thread count.
     var onStart: (_ name: String, _ threads: Int) -> Void = { _, _ in }
 
-    init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int) {
+    /// Every path, in the order measured.
+    static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "zlib-frames", "png-encode",
+                            "png-encode-fast", "png-decode"]
+
+    init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = []) {
         self.art = art
         self.mask = mask
         self.frames = frames
         self.repeats = repeats
+        self.only = only
         report.width = art.width
         report.height = art.height
     }
@@ -111,16 +125,20 @@ struct Bench {
         let normals = self.normals
         let art = self.art, mask = self.mask
 
+        func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
+
         // The scalar reference: one frame, one thread.
-        try measure("scalar", threads: 1, frames: 1, repeats: 1) {
-            _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+        if wants("scalar") {
+            try measure("scalar", threads: 1, frames: 1, repeats: 1) {
+                _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+            }
         }
 
         // Cold frames: every frame runs the whole shader, noise tables included.
         var threadCounts = [1]
         while threadCounts.last! * 2 <= maxThreads { threadCounts.append(threadCounts.last! * 2) }
         if threadCounts.last! != maxThreads { threadCounts.append(maxThreads) }
-        for threads in threadCounts {
+        for threads in threadCounts where wants("simd") {
             let renderer = ShadeRenderer(threads: threads)
             renderer.recomputesNoiseTables = true
             var output = RGBAImage<UInt8>(width: art.width, height: art.height)
@@ -131,7 +149,7 @@ struct Bench {
         }
 
         // Sweeps: all the tilts in one pass over the card.
-        for threads in Set([1, maxThreads]).sorted() {
+        for threads in Set([1, maxThreads]).sorted() where wants("sweep") {
             let renderer = ShadeRenderer(threads: threads)
             var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normals.count)
             try renderer.shade(art: art, mask: mask, normals: normals, into: &stack)
@@ -140,18 +158,23 @@ struct Bench {
             }
         }
 
-        // On-screen frames: the card tilted and part-flipped, shaded and projected with
-        // perspective onto its canvas (the canvas is larger than the card: Mpx/s counts card pixels).
+        // On-screen frames: the card tilted by (6°, 0°) and flipped by 25°, shaded and projected with
+        // perspective onto its default canvas (2340×3170 for a 1260×1760 card; Mpx/s counts card
+        // pixels): the frame of SPEC §5's llvmpipe anchor. Every frame shades the face again.
         let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
-        for threads in Set([1, maxThreads]).sorted() {
-            let renderer = FrameRenderer(threads: threads)
-            var canvas = RGBAImage<UInt8>(width: 0, height: 0)
-            let poses = (0..<normals.count).map { k in
-                CardPose(tiltX: 6, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 25)
-            }
-            try renderer.render(FrameScene(front: face, back: face, pose: poses[0]), into: &canvas)
-            try measure("frame", threads: threads, frames: poses.count) {
-                for pose in poses { try renderer.render(FrameScene(front: face, back: face, pose: pose), into: &canvas) }
+        // `frame-scalar` is the same with the readable one-pixel-at-a-time projection, measured
+        // only when asked for (`--path frame-scalar`).
+        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
+        for (name, path) in [("frame", FrameRenderer.ProjectionPath.lanes), ("frame-scalar", .scalar)]
+        where wants(name) && (name == "frame" || only.contains(name)) {
+            for threads in Set([1, maxThreads]).sorted() {
+                let renderer = FrameRenderer(threads: threads)
+                renderer.projectionPath = path
+                var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+                try renderer.render(scene, into: &canvas)
+                try measure(name, threads: threads, frames: normals.count) {
+                    for _ in 0..<normals.count { try renderer.render(scene, into: &canvas) }
+                }
             }
         }
 
@@ -164,24 +187,30 @@ struct Bench {
         }
         let sequence = FrameSequenceRenderer(threads: maxThreads)
         var encodedBytes = 0
-        try measure("animate-png", threads: maxThreads, frames: scenes.count) {
-            encodedBytes = 0
-            try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) },
-                                deliver: { _, bytes in encodedBytes += bytes.count })
+        if wants("animate-png") {
+            try measure("animate-png", threads: maxThreads, frames: scenes.count) {
+                encodedBytes = 0
+                try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) },
+                                    deliver: { _, bytes in encodedBytes += bytes.count })
+            }
+            precondition(encodedBytes > 0)
         }
-        var rendered: [RGBAImage<UInt8>] = []
-        try FrameRenderer(threads: maxThreads).render(scenes, into: &rendered)
-        try measure("zlib-frames", threads: 1, frames: rendered.count) {
-            for frame in rendered { _ = try PNGCodec.encode(frame, options: .fast) }
+        if wants("zlib-frames") {
+            var rendered: [RGBAImage<UInt8>] = []
+            try FrameRenderer(threads: maxThreads).render(scenes, into: &rendered)
+            try measure("zlib-frames", threads: 1, frames: rendered.count) {
+                for frame in rendered { _ = try PNGCodec.encode(frame, options: .fast) }
+            }
         }
-        precondition(encodedBytes > 0)
 
         // PNG coding of one frame, for scale: encoding usually dominates writing frames.
         let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
         let encoded = try PNGCodec.encode(frame)
-        try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) }
-        try measure("png-encode-fast", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame, options: .fast) }
-        try measure("png-decode", threads: 1, frames: 1) { _ = try PNGCodec.decode(encoded) }
+        if wants("png-encode") { try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) } }
+        if wants("png-encode-fast") {
+            try measure("png-encode-fast", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame, options: .fast) }
+        }
+        if wants("png-decode") { try measure("png-decode", threads: 1, frames: 1) { _ = try PNGCodec.decode(encoded) } }
     }
 
     /// Times `body` `repeats` times and records the best run.

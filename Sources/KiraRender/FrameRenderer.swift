@@ -154,6 +154,18 @@ public final class FrameRenderer {
 
     /// Which shader path shades the faces; the projection is the same for both.
     public var faceShading = FaceShading.fast
+
+    /// How faces are projected onto the canvas and composited.
+    package enum ProjectionPath: Sendable {
+        /// Sixteen canvas pixels at a time (``LaneProjectionJob``), the default.
+        case lanes
+        /// One pixel at a time (``ScalarProjectionJob``): the readable reference the lanes are
+        /// tested against, byte for byte.
+        case scalar
+    }
+
+    /// How faces are projected; both paths give the same bytes.
+    package var projectionPath = ProjectionPath.lanes
     private var faceStore: AnyObject?
     private var rowScratch: UnsafeMutablePointer<Float>?
     private var rowScratchCount = 0
@@ -296,13 +308,25 @@ public final class FrameRenderer {
         let tiles = (output.height + tileRows - 1) / tileRows
         output.channels.withUnsafeMutableBufferPointer { out in
             faces.withUnsafeBufferPointer { faces in
-                var job = ProjectionJob(
+                let outBytes = UnsafeMutableRawPointer(out.baseAddress!)
+                if projectionPath == .lanes, LaneProjectionJob.canProject(projections) {
+                    var job = LaneProjectionJob(
+                        projections: projections, faces: faces.baseAddress!, output: outBytes, depth: Out.bitDepth,
+                        width: width, height: output.height, tileRows: tileRows, background: background)
+                    withUnsafeMutablePointer(to: &job) { job in
+                        scheduler.run(tiles: tiles, context: job) { job, tile, _ in
+                            job.assumingMemoryBound(to: LaneProjectionJob.self).pointee.run(tile: tile)
+                        }
+                    }
+                    return
+                }
+                var job = ScalarProjectionJob(
                     projections: projections, faces: faces.baseAddress!,
-                    output: UnsafeMutableRawPointer(out.baseAddress!), depth: Out.bitDepth, width: width,
+                    output: outBytes, depth: Out.bitDepth, width: width,
                     height: output.height, tileRows: tileRows, background: background, scratch: rowScratch!)
                 withUnsafeMutablePointer(to: &job) { job in
                     scheduler.run(tiles: tiles, context: job) { job, tile, worker in
-                        job.assumingMemoryBound(to: ProjectionJob.self).pointee.run(tile: tile, worker: worker)
+                        job.assumingMemoryBound(to: ScalarProjectionJob.self).pointee.run(tile: tile, worker: worker)
                     }
                 }
             }
@@ -444,8 +468,9 @@ struct FaceProjection {
     }
 }
 
-/// The projection work of one frame, shared by the workers.
-private struct ProjectionJob: @unchecked Sendable {
+/// The projection work of one frame, shared by the workers, one pixel at a time: the reference
+/// for ``LaneProjectionJob``.
+private struct ScalarProjectionJob: @unchecked Sendable {
     let projections: [FaceProjection]
     /// The shaded face of each projection, and the canvas, with channels of `depth` bits.
     let faces: UnsafePointer<UnsafeRawPointer>

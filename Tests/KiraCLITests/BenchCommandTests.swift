@@ -20,6 +20,21 @@ import Testing
         #expect(Set(paths.filter { $0["name"] as? String == "simd" }.compactMap { $0["threads"] as? Int }) == [1, 2])
     }
 
+    @Test func pathFilterMeasuresOnlyThosePaths() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("bench", "--size", "40x56", "--frames", "1", "--repeats", "1", "--threads", "2",
+                                       "--path", "frame", "--path", "frame-scalar", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let paths = try #require(object["paths"] as? [[String: Any]])
+        #expect(paths.compactMap { $0["name"] as? String } == ["frame", "frame", "frame-scalar", "frame-scalar"])
+        for path in paths {
+            #expect(path["frames_per_s"] as? Double ?? 0 > 0 && path["threads"] as? Int != nil, "\(path)")
+        }
+        let unknown = try workspace.run("bench", "--path", "nope")
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown path 'nope'"), "\(unknown.stderr)")
+    }
+
     @Test func tableIsReadable() throws {
         let workspace = try Workspace()
         let result = try workspace.run("bench", "--size", "32x48", "--frames", "1", "--repeats", "1")

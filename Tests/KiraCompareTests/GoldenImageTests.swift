@@ -10,7 +10,7 @@ import Testing
 /// The fast renderers against golden images committed in `Golden/`.
 ///
 /// The golden images are made by the scalar reference (``ReferenceRenderer``; for frames, faces
-/// shaded by it and projected), never by the code under test. They are written only when
+/// shaded by it and projected one pixel at a time), never by the code under test. They are written only when
 /// `KIRA_RECORD_GOLDEN=1` is set — see `Golden/README.md` for when that is allowed — and a
 /// missing golden image fails the test.
 @Suite struct GoldenImageTests {
@@ -98,6 +98,7 @@ import Testing
         try Self.check(scene.name, rendered: fast) {
             let renderer = FrameRenderer(threads: 1)
             renderer.faceShading = .reference
+            renderer.projectionPath = .scalar
             var reference = RGBAImage<UInt8>(width: 0, height: 0)
             try renderer.render(frame, into: &reference)
             return reference

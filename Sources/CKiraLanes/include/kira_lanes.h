@@ -74,4 +74,117 @@ static inline __attribute__((always_inline)) kira_f8 kira_premultiplied_texel_pa
     return v * factor;
 }
 
+// Sixteen pixels' canvas positions in double precision, for the projection's inverse homography.
+typedef double kira_d16 __attribute__((ext_vector_type(16)));
+
+/// Truncates each lane towards zero; lanes are in int32's range where Kira uses it.
+static inline __attribute__((always_inline)) kira_i16 kira_d16_truncate(kira_d16 x) {
+    return __builtin_convertvector(x, kira_i16);
+}
+
+/// Converts int32 lanes to double, exactly.
+static inline __attribute__((always_inline)) kira_d16 kira_i16_to_d16(kira_i16 x) {
+    return __builtin_convertvector(x, kira_d16);
+}
+
+/// Rounds double lanes to float (to nearest, as `Float(_: Double)`).
+static inline __attribute__((always_inline)) kira_f16 kira_d16_to_f16(kira_d16 x) {
+    return __builtin_convertvector(x, kira_f16);
+}
+
+/// The 32-bit words `base[index[i]]`: one gather instruction with AVX-512, a loop without.
+/// Every index must be in bounds.
+static inline __attribute__((always_inline)) kira_u16 kira_gather_u32(const uint32_t *base, kira_i16 index) {
+#if defined(__AVX512F__)
+    typedef int kira_v16si __attribute__((__vector_size__(64)));
+    kira_v16si zero = {0};
+    return (kira_u16)__builtin_ia32_gathersiv16si(zero, base, (kira_v16si)index, (unsigned short)0xFFFF, 4);
+#else
+    kira_u16 words;
+    for (int i = 0; i < 16; i++) words[i] = base[index[i]];
+    return words;
+#endif
+}
+
+/// The smallest and the largest lane.
+static inline __attribute__((always_inline)) int32_t kira_reduce_min_i32(kira_i16 x) {
+    return __builtin_reduce_min(x);
+}
+
+static inline __attribute__((always_inline)) int32_t kira_reduce_max_i32(kira_i16 x) {
+    return __builtin_reduce_max(x);
+}
+
+/// Word `index[i]` (0...31) of the 32 words `low` (0...15) then `high` (16...31), for each lane:
+/// one two-table permute with AVX-512, a loop without.
+static inline __attribute__((always_inline)) kira_u16 kira_pick_u32(kira_u16 low, kira_u16 high, kira_i16 index) {
+#if defined(__AVX512F__)
+    typedef int kira_v16si __attribute__((__vector_size__(64)));
+    return (kira_u16)__builtin_ia32_vpermi2vard512((kira_v16si)low, (kira_v16si)index, (kira_v16si)high);
+#else
+    kira_u16 words;
+    for (int i = 0; i < 16; i++) words[i] = index[i] < 16 ? low[index[i]] : high[index[i] - 16];
+    return words;
+#endif
+}
+
+// Selections written as vector conditionals: Swift's `replace(with:where:)` on these lane types
+// compiles to a loop over the lanes.
+
+/// `x` clamped to `0...high`; NaN lanes become 0.
+static inline __attribute__((always_inline)) kira_d16 kira_clamp_d16(kira_d16 x, double high) {
+    kira_d16 t = x > 0.0 ? x : (kira_d16)(0.0);
+    return t < high ? t : (kira_d16)(high);
+}
+
+/// Lane-wise `min(x, high)` on integers.
+static inline __attribute__((always_inline)) kira_i16 kira_min_i32(kira_i16 x, int32_t high) {
+    return x < high ? x : (kira_i16)(high);
+}
+
+/// `value` in the lanes where `low <= x < high`, 0 elsewhere.
+static inline __attribute__((always_inline)) kira_f16 kira_where_in_range(kira_i16 x, int32_t low, int32_t high, float value) {
+    return (x >= low & x < high) ? (kira_f16)(value) : (kira_f16)(0.0f);
+}
+
+/// For un-premultiplying: 1 where `alpha` is 1 (the common case, no rounding), `1 / alpha` where
+/// it is positive, 0 where it is 0.
+static inline __attribute__((always_inline)) kira_f16 kira_unpremultiply_scale(kira_f16 alpha) {
+    kira_f16 inverse = alpha > 0.0f ? 1.0f / alpha : (kira_f16)(0.0f);
+    return alpha == 1.0f ? (kira_f16)(1.0f) : inverse;
+}
+
+/// The bilinear fetch's four texel words from a window of `rows` rows (at most 5) of 32 words
+/// at `p`, `stride` words apart: lane i reads columns `x0[i]`, `x1[i]` (0...31) of rows `y0[i]`,
+/// `y1[i]` (0 ..< `rows`), stored as 64 words at `words` (t00, t01, t10, t11). Each row is loaded
+/// once and permuted twice.
+static inline __attribute__((always_inline)) void kira_window_texels(
+    const uint32_t *p, intptr_t stride, int32_t rows, kira_i16 x0, kira_i16 x1, kira_i16 y0, kira_i16 y1,
+    uint32_t *words) {
+    kira_u16 a00 = 0, a01 = 0, a10 = 0, a11 = 0;
+    for (int32_t k = 0; k < 5 && k < rows; k++) {
+        kira_u16 low, high;
+        __builtin_memcpy(&low, p + k * stride, 64);
+        __builtin_memcpy(&high, p + k * stride + 16, 64);
+        kira_u16 left = kira_pick_u32(low, high, x0), right = kira_pick_u32(low, high, x1);
+        kira_i16 top = y0 == k, bottom = y1 == k;
+        a00 = top ? left : a00;
+        a01 = top ? right : a01;
+        a10 = bottom ? left : a10;
+        a11 = bottom ? right : a11;
+    }
+    __builtin_memcpy(words, &a00, 64);
+    __builtin_memcpy(words + 16, &a01, 64);
+    __builtin_memcpy(words + 32, &a10, 64);
+    __builtin_memcpy(words + 48, &a11, 64);
+}
+
+/// `x` where `weight` is non-zero; elsewhere the largest such lane of `x` (INT32_MIN when there
+/// is none), so that lanes that do not count stay near those that do.
+static inline __attribute__((always_inline)) kira_i16 kira_spread_weighted_i32(kira_i16 x, kira_f16 weight) {
+    kira_i16 counts = weight != 0.0f;
+    int32_t some = __builtin_reduce_max(counts ? x : (kira_i16)(INT32_MIN));
+    return counts ? x : (kira_i16)(some);
+}
+
 #endif
