@@ -29,7 +29,7 @@ let nativeCPU: [SwiftSetting] = [
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -42,6 +42,8 @@ let targets: [Target] = [
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
+    // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
+    .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraProcess"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
@@ -84,6 +86,8 @@ let targets: [Target] = [
     .target(name: "CKiraPNG", dependencies: ["CLibPNG"]),
     // Unnamed files (O_TMPFILE) for output that appears whole or not at all.
     .target(name: "CKiraFiles"),
+    // A signal handler that stops a child process (ffmpeg) and removes its temporary file.
+    .target(name: "CKiraProcess"),
     // Lane polyfills (floor, sqrt, min/max, conversions) as clang vector builtins.
     .target(name: "CKiraLanes"),
 

@@ -6,3 +6,4 @@
 @_exported import KiraRender
 @_exported import KiraSamples
 @_exported import KiraShader
+@_exported import KiraVideo

@@ -1,5 +1,13 @@
 import KiraGeometry
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What the card shows at one moment of an animation.
 public struct CardState: Sendable, Equatable {
     public var pose: CardPose
@@ -39,9 +47,19 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     case seed003TiltFlip = "seed003-tilt-flip"
     /// Two linear phases of 0.3 s: back 0 → 90°, then front −90 → 0°.
     case seed004Flip = "seed004-flip"
+    /// A seamless loop for a store page or a feed: the pointer circles the card once every
+    /// ``showcasePeriod`` seconds at a steady pace, the card tilts towards it (seed 003's
+    /// mapping, ±``showcaseTilt``°), and the rainbow sweeps as the view angle turns.
+    case showcase
 
-    /// Whether the animation repeats forever (its duration is then one cycle).
-    public var loops: Bool { self == .seed002Spin }
+    /// Whether the animation repeats forever (its duration is then one cycle, and a clip of it
+    /// should step from its last frame to its first like any other step: see ``LoopTiming``).
+    public var loops: Bool { self == .seed002Spin || self == .showcase }
+
+    /// One turn of the showcase's pointer, in seconds.
+    public static let showcasePeriod = 4.0
+    /// The showcase's tilt, in degrees: seed 003's clamp.
+    public static let showcaseTilt = 10.0
 
     /// Whether the animation follows a drag (the others ignore one).
     public var usesDrag: Bool {
@@ -62,6 +80,7 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
         case .seed002Tilt, .seed003Tilt: drag.duration + Self.release.end
         case .seed003TiltFlip: Self.nudge.end + drag.duration + Self.release.end + Self.release.end
         case .seed004Flip: 0.6
+        case .showcase: Self.showcasePeriod
         }
     }
 
@@ -112,6 +131,13 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
             let back = Animation(.linear, duration: 0.3).value(from: 0, to: 90, at: time)
             let front = Animation(.linear, duration: 0.3, delay: 0.3).value(from: -90, to: 0, at: time)
             return CardState(pose: CardPose(flipPerspective: 1), visibility: .separateFaces(front: front, back: back))
+
+        case .showcase:
+            // The pointer at angle θ on a circle around the card's centre (y down); seed 003
+            // tilts by (−dy, dx) × 0.15, so the card leans towards it.
+            let theta = 2 * Double.pi * time / Self.showcasePeriod
+            return CardState(pose: CardPose(tiltX: -Self.showcaseTilt * sin(theta), tiltY: Self.showcaseTilt * cos(theta)),
+                             visibility: .crossfade)
         }
     }
 

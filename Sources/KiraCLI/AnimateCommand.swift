@@ -13,11 +13,13 @@ import Darwin
 struct AnimateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
-        abstract: "Render one of the seeds' flip, tilt and spin animations as PNG frames, an animated PNG, a contact sheet.",
+        abstract: "Render one of the seeds' flip, tilt and spin animations, or a showcase loop, as PNG frames, an animated PNG, a contact sheet, videos.",
         discussion: """
-            Presets: seed000-flip, seed001-flip, seed002-flip, seed002-spin, seed002-tilt, seed003-tilt, seed003-tilt-flip, seed004-flip. Without --output-dir, \
-            --apng or --sheet the frames go to output/<preset>/ (created). Without --art the built-in sample card is drawn. Frames are rendered in batches that share \
-            their shading work and are encoded (zlib level 1) while the next batch renders.
+            Presets: seed000-flip, seed001-flip, seed002-flip, seed002-spin, seed002-tilt, seed003-tilt, seed003-tilt-flip, seed004-flip, showcase. Without --output-dir, \
+            --apng, --sheet or --video the frames go to output/<preset>/ (created). Without --art the built-in sample card is drawn. All outputs are written \
+            from one render. Frames are rendered in batches that share their shading work and are encoded (zlib level 1, or by ffmpeg) while the next batch renders.
+            Looping presets (seed002-spin, showcase) render round(period × fps) frames per loop at t = k / fps, so that the last \
+            frame steps to the first like any other; when period × fps is not a whole number the period is stretched to fit (kira says so).
             """
     )
 
@@ -27,8 +29,11 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Frames per second (1...240).", valueName: "n"))
     var fps = 30
 
-    @Option(help: ArgumentHelp("Seconds to render (default: the preset's own length).", valueName: "s"))
+    @Option(help: ArgumentHelp("Seconds to render (default: the preset's own length; a looping preset plays whole loops).", valueName: "s"))
     var duration: Double?
+
+    @Option(help: ArgumentHelp("Loops of a looping preset in the file (default 1).", valueName: "n"))
+    var loops: Int?
 
     @Option(help: ArgumentHelp("A drag for the tilt presets: CSV lines `time,dx,dy` or a JSON array (default: a figure-eight).", valueName: "path"))
     var drag: String?
@@ -48,6 +53,7 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Columns of the contact sheet.", valueName: "n"))
     var columns = 6
 
+    @OptionGroup var videos: VideoOptions
     @OptionGroup var depth: DepthOptions
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
@@ -68,6 +74,14 @@ struct AnimateCommand: ParsableCommand {
         try Check.integer(fps, "--fps", in: 1...240)
         try Check.integer(columns, "--columns", in: 1...100)
         if let duration { try Check.number(duration, "--duration", in: 0.001...600) }
+        if let loops {
+            try Check.integer(loops, "--loops", in: 1...1000)
+            guard preset.preset.loops else {
+                throw ValidationError("--loops needs a looping preset (\(AnimationPreset.allCases.filter(\.loops).map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard duration == nil else { throw ValidationError("give --loops or --duration, not both") }
+        }
+        if !videos.video.isEmpty, depth.depth == 16 { throw ValidationError("--video takes 8-bit frames; leave out --depth 16") }
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
             throw ValidationError("output paths must not be empty")
         }
@@ -85,15 +99,19 @@ struct AnimateCommand: ParsableCommand {
             return try DragPath(text: String(decoding: bytes, as: UTF8.self), name: path)
         } ?? .figureEight
         let inputs = card.paths + (drag.map { [$0] } ?? [])
-        for output in [apng, sheet].compactMap({ $0 }) { try InputFiles.checkOutput(output, isNotOneOf: inputs) }
+        for output in [apng, sheet].compactMap({ $0 }) + videos.video { try InputFiles.checkOutput(output, isNotOneOf: inputs) }
+        let ffmpeg = try videos.program()
         let faces = try card.load()
 
         let preset = self.preset.preset
-        let length = duration ?? preset.duration(drag: dragPath)
-        // A looping animation's last frame would repeat its first.
-        let count = max(1, Int((length * Double(fps)).rounded()) + (preset.loops ? 0 : 1))
-        let times = (0..<count).map { min(Double($0) / Double(fps), length) }
-        let scenes = times.map { time -> FrameScene in
+        let timing = frameTiming(preset, drag: dragPath)
+        if timing.isStretched, !quiet, let period = timing.period, let loopLength = timing.loopLength {
+            writeToStandardError("kira animate: \(preset.rawValue): a \(period) s loop at \(fps) frames/s is not a whole number of frames; "
+                                 + "each loop is \(Int((loopLength * Double(fps)).rounded())) frames, \(formatted(loopLength, digits: 4)) s (period stretched)\n")
+        }
+        let count = timing.count
+        let times = (0..<count).map(timing.clipTime)
+        let scenes = timing.animationTimes.map { time -> FrameScene in
             let state = preset.state(at: time, drag: dragPath)
             return FrameScene(front: faces.front.face, back: faces.back.face, pose: state.pose, canvasSize: canvas.canvasSize,
                               background: canvas.background.value, visibility: state.visibility,
@@ -101,18 +119,29 @@ struct AnimateCommand: ParsableCommand {
         }
         faces.reportAssumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }, command: "animate")
 
-        let directory = outputDirectory ?? ((apng == nil && sheet == nil) ? "output/\(preset.rawValue)" : nil)
+        let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.rawValue)" : nil)
         if let outputDirectory {
             try makeDirectory(outputDirectory)
         } else if let directory {
             try OutputPath.makeDirectories(directory)  // the default folder, created with its parents
         }
+        let encoders = try ffmpeg.map { program in
+            try videos.encoders(program: program, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
+                                framesPerSecond: fps, background: canvas.background.value)
+        } ?? []
+        // Any failure below stops every ffmpeg and leaves no video behind.
+        defer { for encoder in encoders { encoder.cancel() } }
+        let needsPNG = directory != nil || apng != nil || sheet != nil
         var writer = apng.map { _ in APNGWriter(framesPerSecond: fps) }
         let sheetIndices = Set(ContactSheet.frameIndices(count: count))
         var sheetFrames: [(time: Double, image: RGBAImage<UInt8>)] = []
         var progress = ProgressBar(total: count, label: preset.rawValue, quiet: quiet)
         let sequence = FrameSequenceRenderer(threads: threads.count)
-        func deliver(index: Int, bytes: [UInt8]) throws {
+        func deliver<Channel>(index: Int, frame: (image: RGBAImage<Channel>, png: [UInt8])) throws {
+            if let image = frame.image as? RGBAImage<UInt8> {
+                for encoder in encoders { try encoder.append(image) }
+            }
+            let bytes = frame.png
             if let directory {
                 let number = String(index)
                 try FileIO.writeAtomically(bytes, to: "\(directory)/frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png")
@@ -124,15 +153,27 @@ struct AnimateCommand: ParsableCommand {
             progress.update(index + 1)
         }
         if depth.depth == 16 {
-            try sequence.render(scenes, as: UInt16.self, encode: { try PNGCodec.encode($0, options: .fast) }, deliver: deliver)
+            try sequence.render(scenes, as: UInt16.self, encode: { (image: $0, png: try PNGCodec.encode($0, options: .fast)) }, deliver: deliver)
         } else {
-            try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) }, deliver: deliver)
+            try sequence.render(scenes, as: UInt8.self, encode: { (image: $0, png: needsPNG ? try PNGCodec.encode($0, options: .fast) : []) },
+                                deliver: deliver)
         }
         progress.finish()
+        for encoder in encoders { try encoder.finish() }
         if let apng, let writer { try FileIO.writeAtomically(try writer.finish(), to: apng) }
         if let sheet {
             try PNGCodec.write(ContactSheet.make(frames: sheetFrames, columns: columns), to: sheet)
         }
+    }
+
+    /// The frames to render: a looping preset plays whole loops (`--loops`, or as many as fit
+    /// `--duration`), any other plays `--duration` or its own length once.
+    private func frameTiming(_ preset: AnimationPreset, drag: DragPath) -> FrameTiming {
+        let length = duration ?? preset.duration(drag: drag)
+        guard preset.loops else { return .once(length: length, framesPerSecond: fps) }
+        let period = preset.duration(drag: drag)
+        let count = loops ?? max(1, Int((length / period).rounded()))
+        return .loop(period: period, framesPerSecond: fps, loops: count)
     }
 
     /// Creates `path` if it is missing (its parent must exist).

@@ -18,15 +18,16 @@ public final class FrameSequenceRenderer {
     }
 
     /// Renders `scenes`, encodes each frame with `encode` (called concurrently, off the calling
-    /// thread), and calls `deliver` with the frame's index and bytes in order, on the calling
-    /// thread. Stops at the first error, from rendering, encoding or `deliver`.
-    public func render<Out: LaneChannel>(
+    /// thread; PNG bytes, say), and calls `deliver` with the frame's index and encoding in
+    /// order, on the calling thread. Stops at the first error, from rendering, encoding or
+    /// `deliver`.
+    public func render<Out: LaneChannel, Encoded: Sendable>(
         _ scenes: [FrameScene], as: Out.Type,
-        encode: @escaping @Sendable (RGBAImage<Out>) throws -> [UInt8],
-        deliver: (_ index: Int, _ bytes: [UInt8]) throws -> Void
+        encode: @escaping @Sendable (RGBAImage<Out>) throws -> Encoded,
+        deliver: (_ index: Int, _ encoded: Encoded) throws -> Void
     ) throws {
         let encoders = DispatchQueue(label: "kira.encode", attributes: .concurrent)
-        var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch)?
+        var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch<Encoded>)?
         // The canvases of the batch before last, reused: no new pages to fault in per batch.
         var spare: [RGBAImage<Out>] = []
         var start = 0
@@ -49,7 +50,7 @@ public final class FrameSequenceRenderer {
                 pending = nil
             }
             if !frames.isEmpty {
-                let batch = EncodedBatch(count: frames.count)
+                let batch = EncodedBatch<Encoded>(count: frames.count)
                 for (offset, frame) in frames.enumerated() {
                     encoders.async(group: batch.group) { batch.store(offset, Result { try encode(frame) }) }
                 }
@@ -61,25 +62,25 @@ public final class FrameSequenceRenderer {
 }
 
 /// The encoded frames of one batch, filled in by encoder threads.
-private final class EncodedBatch: @unchecked Sendable {
+private final class EncodedBatch<Encoded: Sendable>: @unchecked Sendable {
     let group = DispatchGroup()
-    private var results: [Result<[UInt8], any Error>]
+    private var results: [Result<Encoded, any Error>?]
     private let lock = DispatchSemaphore(value: 1)
 
     init(count: Int) {
-        results = Array(repeating: .success([]), count: count)
+        results = Array(repeating: nil, count: count)
     }
 
-    func store(_ index: Int, _ result: Result<[UInt8], any Error>) {
+    func store(_ index: Int, _ result: Result<Encoded, any Error>) {
         lock.wait()
         results[index] = result
         lock.signal()
     }
 
     /// The results, once `group` has been waited for.
-    func take() -> [Result<[UInt8], any Error>] {
+    func take() -> [Result<Encoded, any Error>] {
         lock.wait()
         defer { lock.signal() }
-        return results
+        return results.map { $0! }
     }
 }

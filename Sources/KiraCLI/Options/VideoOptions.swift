@@ -1,0 +1,58 @@
+import ArgumentParser
+import Kira
+
+/// `--video` and its settings, for `kira animate`.
+struct VideoOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("""
+        Write a video; the extension picks the format: .mp4 (H.264, yuv420p, +faststart; a transparent \
+        background is flattened onto black, an odd size padded to even with the background colour), \
+        .webm (VP9, keeps transparency), .webp (animated, looping), .gif (a palette made for the clip, \
+        looping). Repeat for several. Needs the ffmpeg program.
+        """, valueName: "path"))
+    var video: [String] = []
+
+    @Option(help: ArgumentHelp("Video quality as a constant rate factor, lower is better and larger: .mp4 0...51 (default 20), .webm 0...63 (default 32).", valueName: "n"))
+    var crf: Int?
+
+    @Option(help: ArgumentHelp("The ffmpeg program (default: $KIRA_FFMPEG, else ffmpeg on PATH).", valueName: "path"))
+    var ffmpeg: String?
+
+    func validate() throws {
+        for path in video {
+            guard !path.isEmpty else { throw ValidationError("output paths must not be empty") }
+            guard VideoFormat(path: path) != nil else { throw ValidationError(VideoError.unknownFormat(path: path).description) }
+        }
+        if let crf {
+            let formats = video.compactMap { VideoFormat(path: $0) }.filter { $0.qualityRange != nil }
+            guard !formats.isEmpty else { throw ValidationError("--crf applies to .mp4 and .webm videos") }
+            for format in formats { try Check.integer(crf, "--crf for .\(format.rawValue)", in: format.qualityRange!) }
+        }
+    }
+
+    /// The ffmpeg program, if any video is asked for; fails (exit 2) before anything is rendered.
+    func program() throws -> String? {
+        video.isEmpty ? nil : try FFmpegProgram.locate(explicit: ffmpeg)
+    }
+
+    /// Starts one encoder per `--video`, for frames of `width` × `height`.
+    func encoders(program: String, width: Int, height: Int, framesPerSecond: Int,
+                  background: FrameBackground) throws -> [VideoEncoder] {
+        var matte = SIMD3<UInt8>.zero
+        if case .color(let color) = background {
+            let scaled = (color.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 255).rounded(.toNearestOrEven)
+            matte = SIMD3<UInt8>(truncatingIfNeeded: SIMD3<Int32>(scaled))
+        }
+        var started: [VideoEncoder] = []
+        for path in video {
+            let settings = VideoSettings(width: width, height: height, framesPerSecond: framesPerSecond, quality: crf,
+                                         transparent: background == .transparent, matte: matte)
+            do {
+                started.append(try VideoEncoder(path: path, settings: settings, ffmpeg: program))
+            } catch {
+                for encoder in started { encoder.cancel() }
+                throw error
+            }
+        }
+        return started
+    }
+}

@@ -1,0 +1,46 @@
+/// Why a video could not be written.
+public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No ffmpeg program: none on `PATH`, or the one named does not exist or cannot be run.
+    case ffmpegNotFound(String)
+    /// The file name's extension names no container Kira writes.
+    case unknownFormat(path: String)
+    /// A system call failed (the action, and `errno`).
+    case system(String, Int32)
+    /// A frame of another size than the video's.
+    case frameSize(expected: String, got: String)
+    /// The encoder was used after it finished or was cancelled.
+    case closed
+    /// ffmpeg exited with an error or was killed; the last lines it wrote on its standard error.
+    case ffmpegFailed(path: String, status: String, lastLines: [String])
+
+    public var description: String {
+        switch self {
+        case .ffmpegNotFound(let detail):
+            "\(detail); Kira writes videos with the ffmpeg program (Debian/Ubuntu: apt-get install ffmpeg)"
+        case .unknownFormat(let path):
+            "\(path): unknown video format; the extension must be one of \(VideoFormat.allCases.map { ".\($0.rawValue)" }.joined(separator: ", "))"
+        case .system(let action, let code):
+            "\(action): \(String(cString: strerror(code)))"
+        case .frameSize(let expected, let got):
+            "a \(got) frame for a \(expected) video"
+        case .closed:
+            "the video is already finished"
+        case .ffmpegFailed(let path, let status, _):
+            "\(path): ffmpeg \(status); nothing was written"
+        }
+    }
+
+    /// ffmpeg's last lines on its standard error, when it failed.
+    public var details: [String] {
+        if case .ffmpegFailed(_, _, let lines) = self { return lines }
+        return []
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

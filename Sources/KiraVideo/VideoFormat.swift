@@ -1,0 +1,121 @@
+/// The containers Kira writes through ffmpeg, each with the codec and settings that every
+/// browser and phone plays.
+public enum VideoFormat: String, Sendable, CaseIterable {
+    /// H.264 (libx264) in MP4, `yuv420p`, the index at the front (`+faststart`) so that a page
+    /// can start playing before the file is loaded. No alpha: transparency is flattened onto the
+    /// matte colour, and odd sizes are padded to even ones (4:2:0 needs them).
+    case mp4
+    /// VP9 (libvpx) in WebM; `yuva420p` keeps transparency.
+    case webm
+    /// Animated WebP (libwebp), lossy with alpha, looping forever.
+    case webp
+    /// GIF with a palette made for the clip (`palettegen`/`paletteuse`), one index kept for
+    /// transparency, looping forever. Frame delays are in hundredths of a second.
+    case gif
+
+    /// The format a file name's extension asks for (any case), or nil.
+    public init?(path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        self.init(rawValue: name[name.index(after: dot)...].lowercased())
+    }
+
+    /// Whether the format keeps a transparent background.
+    public var hasAlpha: Bool { self != .mp4 }
+
+    /// The constant-rate-factor range of the codec (lower is better and larger), if it has one.
+    public var qualityRange: ClosedRange<Int>? {
+        switch self {
+        case .mp4: 0...51
+        case .webm: 0...63
+        case .webp, .gif: nil
+        }
+    }
+
+    /// The constant rate factor used when none is given: visually clean for the card's fine
+    /// noise at web sizes (x264's own default is 23, libvpx's recommended range 15–35).
+    public var defaultQuality: Int? {
+        switch self {
+        case .mp4: 20
+        case .webm: 32
+        case .webp, .gif: nil
+        }
+    }
+}
+
+/// What a video is made of: frame size, rate, and how to treat transparency.
+public struct VideoSettings: Sendable, Equatable {
+    /// Frame width and height in pixels (the frames Kira appends; an MP4 may be padded to even).
+    public var width: Int
+    public var height: Int
+    public var framesPerSecond: Int
+    /// Constant rate factor for MP4 and WebM (nil: ``VideoFormat/defaultQuality``).
+    public var quality: Int?
+    /// Whether the frames have transparency to keep (a transparent background).
+    public var transparent: Bool
+    /// The colour (8-bit RGB) transparency is flattened onto where the format has no alpha, and
+    /// the colour of an MP4's padding row or column.
+    public var matte: SIMD3<UInt8>
+
+    public init(width: Int, height: Int, framesPerSecond: Int, quality: Int? = nil,
+                transparent: Bool, matte: SIMD3<UInt8> = .zero) {
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        self.quality = quality
+        self.transparent = transparent
+        self.matte = matte
+    }
+}
+
+extension VideoFormat {
+    /// ffmpeg's arguments: raw RGBA frames of `settings` on standard input, the video to `output`.
+    ///
+    /// ffmpeg prints only errors (kept for Kira's message), no banner and no progress: Kira
+    /// shows its own.
+    public func ffmpegArguments(_ settings: VideoSettings, output: String) -> [String] {
+        let matte = String(format6: settings.matte)
+        var arguments = [
+            "-hide_banner", "-nostdin", "-loglevel", "error", "-nostats",
+            "-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", "\(settings.width)x\(settings.height)",
+            "-framerate", "\(settings.framesPerSecond)", "-i", "pipe:0", "-an",
+        ]
+        let alpha = settings.transparent
+        switch self {
+        case .mp4:
+            // Flatten onto the matte (overlay blends straight alpha), pad to even on the right and
+            // bottom, convert with the BT.709 matrix and say so in the stream.
+            var filter = alpha
+                ? "color=c=0x\(matte):s=\(settings.width)x\(settings.height):r=\(settings.framesPerSecond)[matte];[matte][0:v]overlay=shortest=1:format=rgb,"
+                : "[0:v]"
+            filter += "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=0x\(matte),scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
+            arguments += ["-filter_complex", filter,
+                          "-c:v", "libx264", "-preset", "medium", "-crf", "\(settings.quality ?? defaultQuality!)",
+                          "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+                          "-color_range", "tv", "-movflags", "+faststart", "-f", "mp4"]
+        case .webm:
+            arguments += ["-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
+                          "-crf", "\(settings.quality ?? defaultQuality!)", "-b:v", "0", "-row-mt", "1",
+                          "-deadline", "good", "-cpu-used", "4", "-f", "webm"]
+        case .webp:
+            arguments += ["-c:v", "libwebp_anim", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
+                          "-lossless", "0", "-quality", "80", "-loop", "0", "-f", "webp"]
+        case .gif:
+            // One pass over the clip for the palette, one to map the frames onto it; the palette
+            // keeps an index for transparency when the background is transparent.
+            let reserve = alpha ? 1 : 0
+            arguments += ["-filter_complex",
+                          "[0:v]split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128",
+                          "-loop", "0", "-f", "gif"]
+        }
+        return arguments + ["-y", output]
+    }
+}
+
+extension String {
+    /// `RRGGBB` in hexadecimal.
+    init(format6 color: SIMD3<UInt8>) {
+        let digits = Array("0123456789abcdef")
+        self = [color.x, color.y, color.z].map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined()
+    }
+}
