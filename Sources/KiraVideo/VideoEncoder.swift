@@ -33,6 +33,9 @@ public final class VideoEncoder {
     private let guardSlot: Int32
     private var open = true
 
+    /// ffmpeg's process ID, while it runs.
+    var processID: pid_t { process.pid }
+
     /// Frames waiting for the pipe: enough to ride out ffmpeg's uneven pace, few enough to keep
     /// memory bounded (three canvases).
     static let queuedFrames = 3

@@ -6,7 +6,8 @@ import Testing
 @testable import KiraAnimation
 
 @Suite struct PresetTests {
-    @Test(arguments: AnimationPreset.allCases)
+    // The showcase never rests: it is a loop that starts anywhere on its circle (tested below).
+    @Test(arguments: AnimationPreset.allCases.filter { $0 != .showcase })
     func startsAtRest(preset: AnimationPreset) {
         let start = preset.state(at: 0)
         switch start.visibility {
@@ -97,6 +98,36 @@ import Testing
     @Test(arguments: ["", "time,dx,dy\n", "0,1\n", "0,0,0\n0,1,1\n", "1,0,0\n0.5,0,0\n", "0,nan,0\n", "[{\"time\": 0, \"dx\": 1}]", "[{\"time\": 0 \"dx\": 1, \"dy\": 2}]", "[{"])
     func badFilesAreRefused(text: String) {
         #expect(throws: DragPathError.self) { try DragPath(text: text, name: "bad") }
+    }
+
+    @Test func showcaseCirclesAtASteadyPaceAndLoopsSeamlessly() {
+        let showcase = AnimationPreset.showcase
+        #expect(showcase.loops && showcase.duration() == AnimationPreset.showcasePeriod)
+        // At fps where period × fps is and is not a whole number (then the period is stretched).
+        for fps in [24, 30, 7] {
+            let timing = FrameTiming.loop(period: showcase.duration(), framesPerSecond: fps, loops: 2)
+            let perLoop = Int((showcase.duration() * Double(fps)).rounded())
+            #expect(timing.count == 2 * perLoop)
+            let tilts = timing.animationTimes.map { showcase.state(at: $0).pose }.map { SIMD2($0.tiltX, $0.tiltY) }
+            // Every tilt on the circle of radius showcaseTilt.
+            for tilt in tilts { #expect(abs((tilt * tilt).sum().squareRoot() - AnimationPreset.showcaseTilt) < 1e-9) }
+            // Each step, the seam (last frame of a loop → first) included, is the same distance.
+            let steps = (0..<tilts.count).map { k in
+                let d = tilts[(k + 1) % tilts.count] - tilts[k]
+                return (d * d).sum().squareRoot()
+            }
+            #expect(steps.allSatisfy { abs($0 - steps[0]) < 1e-9 && $0 > 0 }, "fps \(fps): \(steps.min()!)…\(steps.max()!)")
+            // No frame repeats the one a loop earlier… except exactly one loop apart.
+            #expect(tilts[perLoop] == tilts[0] && tilts[perLoop - 1] != tilts[0])
+        }
+        #expect(!FrameTiming.loop(period: 4, framesPerSecond: 30).isStretched)
+        let stretched = FrameTiming.loop(period: 2.5, framesPerSecond: 25)
+        #expect(stretched.isStretched && stretched.count == 63 && stretched.loopLength == 63.0 / 25, "62.5 frames round to 63")
+    }
+
+    @Test func onceIncludesBothEnds() {
+        let timing = FrameTiming.once(length: 0.6, framesPerSecond: 10)
+        #expect(timing.count == 7 && timing.animationTimes.last == 0.6 && timing.clipTime(6) == 0.6)
     }
 }
 

@@ -1,0 +1,222 @@
+import Foundation
+import Kira
+import Testing
+
+/// `kira animate --video`: the real ffmpeg, checked with ffprobe and webpmux; faults end to end.
+@Suite struct VideoCommandTests {
+    /// ffprobe's fields for the first video stream (frames counted by decoding).
+    static func probe(_ path: String) throws -> [String: String] {
+        let output = try Tool.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                             "stream=codec_name,pix_fmt,width,height,nb_read_frames:format=duration",
+                                             "-of", "default=noprint_wrappers=1", path])
+        var fields: [String: String] = [:]
+        for line in String(decoding: output.stdout, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    @Test func oneRenderWritesEveryVideoAndThePNGOutputs() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run(
+            "animate", "--preset", "showcase", "--fps", "4", "--size", "47x65", "--background", "#203040",
+            "--video", "output/a.mp4", "--video", "output/a.webm", "--video", "output/a.gif", "--video", "output/a.webp",
+            "--apng", "output/a.png", "--output-dir", "output/frames", "--sheet", "output/sheet.png")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "ffmpeg says nothing, kira says nothing when piped: \(result.stderr)")
+        #expect(workspace.outputs() == ["a.gif", "a.mp4", "a.png", "a.webm", "a.webp", "frames", "sheet.png"])
+        // 4 s at 4 frames/s: 16 frames, no repeated first frame at the end.
+        let expected: [(String, String, String, String)] = [("a.mp4", "h264", "yuv420p", "48x66"), ("a.webm", "vp9", "yuv420p", "47x65"),
+                                                            ("a.gif", "gif", "bgra", "47x65")]
+        for (name, codec, pixelFormat, size) in expected {
+            let fields = try Self.probe(workspace.file("output/" + name))
+            #expect(fields["codec_name"] == codec && fields["pix_fmt"] == pixelFormat, "\(name): \(fields)")
+            #expect("\(fields["width"] ?? "")x\(fields["height"] ?? "")" == size, "\(name): \(fields)")
+            #expect(fields["nb_read_frames"] == "16" && abs((Double(fields["duration"] ?? "") ?? 0) - 4) < 0.01, "\(name): \(fields)")
+        }
+        let webp = String(decoding: try Tool.run("webpmux", ["-info", workspace.file("output/a.webp")]).stdout, as: UTF8.self)
+        #expect(webp.contains("Canvas size: 47 x 65") && webp.contains("Loop Count : 0") && webp.contains("Number of frames: 16"), "\(webp)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/frames")).count == 16)
+    }
+
+    /// Frame 0 of the MP4 is `kira render` of the showcase's first pose, within what H.264 and
+    /// 4:2:0 lose; the seam of the loop is a step like the others.
+    @Test func mp4FrameZeroIsTheRenderedPoseAndTheSeamIsAnOrdinaryStep() throws {
+        let workspace = try Workspace()
+        let animate = try workspace.run("animate", "--preset", "showcase", "--fps", "6", "--size", "47x65", "--background", "#203040",
+                                        "--video", "output/a.mp4", "--output-dir", "output/frames")
+        #expect(animate.status == 0, "\(animate.stderr)")
+        let pose = AnimationPreset.showcase.state(at: 0).pose
+        for (name, tiltY) in [("same.png", pose.tiltY), ("other.png", -pose.tiltY)] {
+            let render = try workspace.run("render", "--tilt-x", "\(pose.tiltX)", "--tilt-y", "\(tiltY)", "--size", "47x65",
+                                           "--background", "#203040", "-o", "output/\(name)")
+            #expect(render.status == 0, "\(render.stderr)")
+        }
+        let decoded = try Tool.decodeFrame(workspace.file("output/a.mp4"), width: 48, height: 66)
+        var cropped = RGBAImage<UInt8>(width: 47, height: 65)
+        for y in 0..<65 { for x in 0..<47 { cropped[x, y] = decoded[x, y] } }
+        let same = ImageComparison(.rgba8(cropped), try PNGCodec.read(workspace.file("output/same.png")))
+        let other = ImageComparison(.rgba8(cropped), try PNGCodec.read(workspace.file("output/other.png")))
+        // The test card changes colour from one pixel to the next, which 4:2:0 (one colour per
+        // 2×2 pixels) cannot keep: measured 22.8 dB, but luma SSIM 0.995. Another pose: 15.1 dB, 0.55.
+        #expect(same.psnr > 20 && same.ssim > 0.98, "frame 0 against its pose: \(same.psnr) dB, SSIM \(same.ssim)")
+        #expect(other.psnr < same.psnr - 5 && other.ssim < 0.8, "against another pose: \(other.psnr) dB, SSIM \(other.ssim)")
+        #expect(try PNGCodec.read(workspace.file("output/frames/frame-0000.png")) == PNGCodec.read(workspace.file("output/same.png")))
+
+        // 24 frames; the step from the last to the first differs from its neighbours' steps no
+        // more than they differ from each other (a repeated frame would be infinitely close).
+        let frames = try (0..<24).map { try PNGCodec.read(workspace.file(String(format: "output/frames/frame-%04d.png", $0))) }
+        let steps = (0..<24).map { ImageComparison(frames[$0], frames[($0 + 1) % 24]).psnr }
+        let seam = steps[23], others = steps[0..<23]
+        #expect(seam.isFinite && seam >= others.min()! - 1 && seam <= others.max()! + 1, "seam \(seam) dB, steps \(others.min()!)…\(others.max()!) dB")
+    }
+
+    @Test(arguments: [["KIRA_FFMPEG": "/nonexistent/ffmpeg"], ["PATH": "/nonexistent"]])
+    func missingFFmpegIsOneLineAndNothingWritten(environment: [String: String]) throws {
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(["animate", "--preset", "showcase", "--fps", "2", "--size", "40x40", "--video", "output/a.mp4",
+                                        "--apng", "output/a.png"],
+                                       in: workspace.path, environment: Self.without(environment))
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("apt-get install ffmpeg"), "\(result.stderr)")
+        #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
+    }
+
+    /// `environment` with KIRA_FFMPEG removed unless it sets it.
+    static func without(_ environment: [String: String]) -> [String: String?] {
+        var result: [String: String?] = ["KIRA_FFMPEG": nil]
+        for (key, value) in environment { result[key] = .some(value) }
+        return result
+    }
+
+    @Test(arguments: [["--video", "output/a.avi"], ["--video", "output/a"], ["--video", "output/a.gif", "--crf", "20"],
+                      ["--video", "output/a.mp4", "--crf", "52"], ["--video", "nowhere/a.mp4"],
+                      ["--loops", "0"], ["--loops", "2", "--duration", "4"], ["--fps", "241", "--video", "output/a.gif"]])
+    func badVideoArguments(arguments: [String]) throws {
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(["animate", "--preset", "showcase", "--size", "40x40"] + arguments, in: workspace.path)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        #expect(workspace.outputs().isEmpty, "\(arguments): \(workspace.outputs())")
+    }
+
+    @Test func loopsNeedALoopingPreset() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("animate", "--preset", "seed004-flip", "--loops", "2", "--video", "output/a.gif")
+        #expect(result.status == 2 && result.stderr.contains("looping preset"), "\(result.stderr)")
+    }
+
+    @Test func loopsRepeatTheLoopAndAStretchedPeriodIsSaid() throws {
+        let workspace = try Workspace()
+        // seed002-spin is 2.5 s: at 5 frames/s 12.5 frames, rounded to 12 (well, 13: ties to even
+        // is not used; .rounded() is schoolbook) — whichever, the clip is whole loops.
+        let result = try workspace.run("animate", "--preset", "seed002-spin", "--fps", "5", "--loops", "3", "--size", "40x40",
+                                       "--video", "output/spin.mp4")
+        #expect(result.status == 0, "\(result.stderr)")
+        let perLoop = Int((2.5 * 5).rounded())
+        #expect(result.stderr.contains("\(perLoop) frames") && result.stderr.contains("stretched"), "\(result.stderr)")
+        let fields = try Self.probe(workspace.file("output/spin.mp4"))
+        #expect(fields["nb_read_frames"] == "\(3 * perLoop)", "\(fields)")
+    }
+
+    /// ffmpeg dying mid-stream: kira reports it (no SIGPIPE death), exit 2, no file.
+    @Test func ffmpegKilledMidwayFailsCleanly() throws {
+        let workspace = try Workspace()
+        let (kira, ffmpeg) = try Self.startLongEncode(in: workspace)
+        kill(ffmpeg, SIGKILL)
+        kira.waitUntilExit()
+        #expect(kira.terminationReason == .exit && kira.terminationStatus == 2, "\(kira.terminationReason) \(kira.terminationStatus)")
+        #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
+    }
+
+    /// Kira interrupted while encoding: it dies of the signal, ffmpeg does not outlive it, no file.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interruptedEncodeLeavesNoFileAndNoFFmpeg(signal: Int32) throws {
+        let workspace = try Workspace()
+        let (kira, ffmpeg) = try Self.startLongEncode(in: workspace)
+        kill(kira.processIdentifier, signal)
+        kira.waitUntilExit()
+        #expect(kira.terminationReason == .uncaughtSignal && kira.terminationStatus == signal)
+        #expect(Self.waitUntilGone(ffmpeg), "ffmpeg \(ffmpeg) still runs after kira died of signal \(signal)")
+        #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
+    }
+
+    /// Starts a long showcase encode and waits until its ffmpeg has taken some frames.
+    static func startLongEncode(in workspace: Workspace) throws -> (Process, pid_t) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["animate", "--preset", "showcase", "--fps", "60", "--loops", "200", "--size", "40x40",
+                             "--video", "output/long.mp4"]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var child: pid_t?
+        for _ in 0..<300 where child == nil {
+            usleep(100_000)
+            child = Tool.children(of: process.processIdentifier, named: "ffmpeg").first
+        }
+        guard let child else {
+            process.terminate()
+            throw Tool.Failure(message: "no ffmpeg child appeared")
+        }
+        usleep(500_000)
+        #expect(process.isRunning, "the encode finished too soon to test")
+        return (process, child)
+    }
+
+    /// Whether `pid` has exited (gone, or a zombie waiting for its new parent) within 5 s.
+    static func waitUntilGone(_ pid: pid_t) -> Bool {
+        for _ in 0..<50 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            // "pid (comm) S …": the state follows the last ')'.
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+}
+
+/// Media tools and /proc, for the tests above.
+enum Tool {
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data)
+    }
+
+    /// The first frame of a video, decoded by ffmpeg to RGBA.
+    static func decodeFrame(_ path: String, width: Int, height: Int) throws -> RGBAImage<UInt8> {
+        let output = try run("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
+        guard output.status == 0, output.stdout.count == width * height * 4 else {
+            throw Failure(message: "ffmpeg decoded \(output.stdout.count) bytes of \(path), status \(output.status)")
+        }
+        return RGBAImage(width: width, height: height, channels: [UInt8](output.stdout))
+    }
+
+    /// Children of `parent` whose command name is `name` (from /proc).
+    static func children(of parent: pid_t, named name: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            let command = stat[stat.index(after: open)..<close]
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard command == name, fields.count > 1, pid_t(fields[1]) == parent else { return nil }
+            return pid
+        }
+    }
+}

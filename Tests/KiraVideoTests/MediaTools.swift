@@ -1,0 +1,78 @@
+import Foundation
+import KiraImage
+
+/// The real media tools the tests check videos with: ffmpeg (to decode frames back), ffprobe
+/// (codec, pixel format, size, frames, duration) and webpmux (animated WebP, which ffprobe 5
+/// cannot decode). CI installs them (.ci/run).
+enum MediaTools {
+    struct Output {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+    }
+
+    static func run(_ program: String, _ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// The video stream's fields as ffprobe reports them, frames counted by decoding
+    /// (`nb_read_frames`), with the container's duration as `format.duration` and the stream's
+    /// `alpha_mode` tag (WebM) as `alpha_mode`.
+    static func probe(_ path: String) throws -> [String: String] {
+        let output = try run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                          "-show_entries", "stream=codec_name,pix_fmt,width,height,nb_read_frames:stream_tags=alpha_mode:format=duration",
+                                          "-of", "default=noprint_wrappers=1", path])
+        var fields: [String: String] = [:]
+        for line in String(decoding: output.stdout, as: UTF8.self).split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].replacingOccurrences(of: "TAG:", with: "")
+            fields[key == "duration" ? "format.duration" : key] = String(line[line.index(after: equals)...])
+        }
+        return fields
+    }
+
+    /// Frame `index` of a video decoded by ffmpeg to 8-bit RGBA, with the size ffprobe reports.
+    static func decodeFrame(_ path: String, index: Int = 0) throws -> RGBAImage<UInt8> {
+        let fields = try probe(path)
+        guard let width = fields["width"].flatMap(Int.init), let height = fields["height"].flatMap(Int.init) else {
+            throw ToolFailure(message: "ffprobe found no size in \(path): \(fields)")
+        }
+        let output = try run("ffmpeg", ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
+                                         "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
+        guard output.status == 0, output.stdout.count == width * height * 4 else {
+            throw ToolFailure(message: "ffmpeg could not decode frame \(index) of \(path): \(output.stderr)")
+        }
+        return RGBAImage(width: width, height: height, channels: [UInt8](output.stdout))
+    }
+
+    /// `webpmux -info`: canvas size, loop count, frames and their durations (ms).
+    static func webpInfo(_ path: String) throws -> (width: Int, height: Int, loopCount: Int, durations: [Int], alpha: Bool) {
+        let output = try run("webpmux", ["-info", path])
+        let text = String(decoding: output.stdout, as: UTF8.self)
+        guard output.status == 0 else { throw ToolFailure(message: "webpmux -info \(path): \(output.stderr)") }
+        var width = 0, height = 0, loopCount = -1, durations: [Int] = []
+        for line in text.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
+            if line.hasPrefix("Canvas size") { width = Int(words[2]) ?? 0; height = Int(words[4]) ?? 0 }
+            if let index = words.firstIndex(of: "Count"), index + 1 < words.count { loopCount = Int(words[index + 1]) ?? -1 }
+            // Frame rows: "  1:    31    21    no  0  0  100  none  no  536  lossy"
+            if let first = words.first, Int(first) != nil, words.count >= 7 { durations.append(Int(words[6]) ?? -1) }
+        }
+        return (width, height, loopCount, durations, text.contains("transparency"))
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
