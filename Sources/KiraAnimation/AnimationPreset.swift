@@ -65,7 +65,7 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     public var usesDrag: Bool {
         switch self {
         case .seed002Tilt, .seed003Tilt, .seed003TiltFlip: true
-        case .seed000Flip, .seed001Flip, .seed002Flip, .seed002Spin, .seed004Flip: false
+        case .seed000Flip, .seed001Flip, .seed002Flip, .seed002Spin, .seed004Flip, .showcase: false
         }
     }
 

@@ -20,7 +20,7 @@ import Testing
     @Test func oneRenderWritesEveryVideoAndThePNGOutputs() throws {
         let workspace = try Workspace()
         let result = try workspace.run(
-            "animate", "--preset", "showcase", "--fps", "4", "--size", "47x65", "--background", "#203040",
+            card: "animate", "--preset", "showcase", "--fps", "4", "--size", "47x65", "--background", "#203040",
             "--video", "output/a.mp4", "--video", "output/a.webm", "--video", "output/a.gif", "--video", "output/a.webp",
             "--apng", "output/a.png", "--output-dir", "output/frames", "--sheet", "output/sheet.png")
         #expect(result.status == 0, "\(result.stderr)")
@@ -44,12 +44,12 @@ import Testing
     /// 4:2:0 lose; the seam of the loop is a step like the others.
     @Test func mp4FrameZeroIsTheRenderedPoseAndTheSeamIsAnOrdinaryStep() throws {
         let workspace = try Workspace()
-        let animate = try workspace.run("animate", "--preset", "showcase", "--fps", "6", "--size", "47x65", "--background", "#203040",
+        let animate = try workspace.run(card: "animate", "--preset", "showcase", "--fps", "6", "--size", "47x65", "--background", "#203040",
                                         "--video", "output/a.mp4", "--output-dir", "output/frames")
         #expect(animate.status == 0, "\(animate.stderr)")
         let pose = AnimationPreset.showcase.state(at: 0).pose
         for (name, tiltY) in [("same.png", pose.tiltY), ("other.png", -pose.tiltY)] {
-            let render = try workspace.run("render", "--tilt-x", "\(pose.tiltX)", "--tilt-y", "\(tiltY)", "--size", "47x65",
+            let render = try workspace.run(card: "render", "--tilt-x", "\(pose.tiltX)", "--tilt-y", "\(tiltY)", "--size", "47x65",
                                            "--background", "#203040", "-o", "output/\(name)")
             #expect(render.status == 0, "\(render.stderr)")
         }
@@ -75,8 +75,8 @@ import Testing
     @Test(arguments: [["KIRA_FFMPEG": "/nonexistent/ffmpeg"], ["PATH": "/nonexistent"]])
     func missingFFmpegIsOneLineAndNothingWritten(environment: [String: String]) throws {
         let workspace = try Workspace()
-        let result = try CLIRunner.run(["animate", "--preset", "showcase", "--fps", "2", "--size", "40x40", "--video", "output/a.mp4",
-                                        "--apng", "output/a.png"],
+        let result = try CLIRunner.run(["animate"] + Workspace.card + ["--preset", "showcase", "--fps", "2", "--size", "40x40",
+                                                                     "--video", "output/a.mp4", "--apng", "output/a.png"],
                                        in: workspace.path, environment: Self.without(environment))
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("apt-get install ffmpeg"), "\(result.stderr)")
@@ -95,7 +95,7 @@ import Testing
                       ["--loops", "0"], ["--loops", "2", "--duration", "4"], ["--fps", "241", "--video", "output/a.gif"]])
     func badVideoArguments(arguments: [String]) throws {
         let workspace = try Workspace()
-        let result = try CLIRunner.run(["animate", "--preset", "showcase", "--size", "40x40"] + arguments, in: workspace.path)
+        let result = try CLIRunner.run(["animate"] + Workspace.card + ["--preset", "showcase", "--size", "40x40"] + arguments, in: workspace.path)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
         #expect(workspace.outputs().isEmpty, "\(arguments): \(workspace.outputs())")
@@ -103,7 +103,7 @@ import Testing
 
     @Test func loopsNeedALoopingPreset() throws {
         let workspace = try Workspace()
-        let result = try workspace.run("animate", "--preset", "seed004-flip", "--loops", "2", "--video", "output/a.gif")
+        let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--loops", "2", "--video", "output/a.gif")
         #expect(result.status == 2 && result.stderr.contains("looping preset"), "\(result.stderr)")
     }
 
@@ -111,7 +111,7 @@ import Testing
         let workspace = try Workspace()
         // seed002-spin is 2.5 s: at 5 frames/s 12.5 frames, rounded to 12 (well, 13: ties to even
         // is not used; .rounded() is schoolbook) — whichever, the clip is whole loops.
-        let result = try workspace.run("animate", "--preset", "seed002-spin", "--fps", "5", "--loops", "3", "--size", "40x40",
+        let result = try workspace.run(card: "animate", "--preset", "seed002-spin", "--fps", "5", "--loops", "3", "--size", "40x40",
                                        "--video", "output/spin.mp4")
         #expect(result.status == 0, "\(result.stderr)")
         let perLoop = Int((2.5 * 5).rounded())
@@ -142,12 +142,13 @@ import Testing
         #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
     }
 
-    /// Starts a long showcase encode and waits until its ffmpeg has taken some frames.
+    /// Starts a long showcase encode (1200 frames: tens of seconds in a debug build) and waits
+    /// until its ffmpeg has taken some frames.
     static func startLongEncode(in workspace: Workspace) throws -> (Process, pid_t) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["animate", "--preset", "showcase", "--fps", "60", "--loops", "200", "--size", "40x40",
-                             "--video", "output/long.mp4"]
+        process.arguments = ["animate"] + Workspace.card + ["--preset", "showcase", "--fps", "30", "--loops", "10", "--size", "40x40",
+                                                            "--video", "output/long.mp4"]
         process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
         process.standardError = FileHandle.nullDevice
         try process.run()
