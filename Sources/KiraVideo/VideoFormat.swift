@@ -56,15 +56,19 @@ public struct VideoSettings: Sendable, Equatable {
     /// The colour (8-bit RGB) transparency is flattened onto where the format has no alpha, and
     /// the colour of an MP4's padding row or column.
     public var matte: SIMD3<UInt8>
+    /// The video's width when it should be smaller (or larger) than the frames: ffmpeg scales
+    /// them (Lanczos), keeping the aspect ratio. Nil: the frames' own size.
+    public var outputWidth: Int?
 
     public init(width: Int, height: Int, framesPerSecond: Int, quality: Int? = nil,
-                transparent: Bool, matte: SIMD3<UInt8> = .zero) {
+                transparent: Bool, matte: SIMD3<UInt8> = .zero, outputWidth: Int? = nil) {
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
         self.quality = quality
         self.transparent = transparent
         self.matte = matte
+        self.outputWidth = outputWidth
     }
 }
 
@@ -81,6 +85,8 @@ extension VideoFormat {
             "-framerate", "\(settings.framesPerSecond)", "-i", "pipe:0", "-an",
         ]
         let alpha = settings.transparent
+        // Scaling, when asked, comes first (on straight RGBA); -1 keeps the aspect ratio.
+        let scale = settings.outputWidth.map { "scale=\($0):-1:flags=lanczos," } ?? ""
         switch self {
         case .mp4:
             // Flatten onto the matte (overlay blends straight alpha), pad to even on the right and
@@ -88,16 +94,18 @@ extension VideoFormat {
             var filter = alpha
                 ? "color=c=0x\(matte):s=\(settings.width)x\(settings.height):r=\(settings.framesPerSecond)[matte];[matte][0:v]overlay=shortest=1:format=rgb,"
                 : "[0:v]"
-            filter += "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=0x\(matte),scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
+            filter += scale + "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=0x\(matte),scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
             arguments += ["-filter_complex", filter,
                           "-c:v", "libx264", "-preset", "medium", "-crf", "\(settings.quality ?? defaultQuality!)",
                           "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
                           "-color_range", "tv", "-movflags", "+faststart", "-f", "mp4"]
         case .webm:
+            if !scale.isEmpty { arguments += ["-vf", String(scale.dropLast())] }
             arguments += ["-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
                           "-crf", "\(settings.quality ?? defaultQuality!)", "-b:v", "0", "-row-mt", "1",
                           "-deadline", "good", "-cpu-used", "4", "-f", "webm"]
         case .webp:
+            if !scale.isEmpty { arguments += ["-vf", String(scale.dropLast())] }
             arguments += ["-c:v", "libwebp_anim", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
                           "-lossless", "0", "-quality", "80", "-loop", "0", "-f", "webp"]
         case .gif:
@@ -105,7 +113,7 @@ extension VideoFormat {
             // keeps an index for transparency when the background is transparent.
             let reserve = alpha ? 1 : 0
             arguments += ["-filter_complex",
-                          "[0:v]split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128",
+                          "[0:v]\(scale)split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128",
                           "-loop", "0", "-f", "gif"]
         }
         return arguments + ["-y", output]

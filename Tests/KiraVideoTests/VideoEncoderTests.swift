@@ -21,12 +21,13 @@ import Testing
     }
 
     func write(_ name: String, in directory: TemporaryDirectory, transparent: Bool = true,
-               quality: Int? = nil) throws -> String {
+               quality: Int? = nil, outputWidth: Int? = nil) throws -> String {
         let path = directory.path + "/" + name
         let encoder = try VideoEncoder(
             path: path,
             settings: VideoSettings(width: Self.width, height: Self.height, framesPerSecond: Self.fps,
-                                    quality: quality, transparent: transparent, matte: SIMD3(16, 32, 48)),
+                                    quality: quality, transparent: transparent, matte: SIMD3(16, 32, 48),
+                                    outputWidth: outputWidth),
             ffmpeg: try FFmpegProgram.locate())
         for k in 0..<Self.frameCount { try encoder.append(Self.frame(k, transparentRight: transparent)) }
         try encoder.finish()
@@ -114,6 +115,15 @@ import Testing
         #expect(bytes[netscape + 13] == 0 && bytes[netscape + 14] == 0)
         let decoded = try MediaTools.decodeFrame(path)
         #expect(decoded[12, 10].w == 0 && decoded[29, 10].w == 0 && decoded[3, 10].w == 255 && decoded[20, 10].w == 255)
+    }
+
+    /// 33×21 scaled to 16 wide keeps the aspect ratio (16×10); an MP4 is then padded to even.
+    @Test(arguments: [("clip.gif", 16, "16x10"), ("clip.webm", 16, "16x10"), ("clip.mp4", 17, "18x12")])
+    func scaledToAWidth(name: String, width: Int, size: String) throws {
+        let directory = try TemporaryDirectory()
+        let fields = try MediaTools.probe(try write(name, in: directory, outputWidth: width))
+        #expect("\(fields["width"] ?? "")x\(fields["height"] ?? "")" == size, "\(fields)")
+        #expect(fields["nb_read_frames"] == "\(Self.frameCount)")
     }
 
     @Test func unknownExtensionAndMissingProgram() throws {

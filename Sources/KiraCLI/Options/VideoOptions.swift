@@ -14,6 +14,9 @@ struct VideoOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Video quality as a constant rate factor, lower is better and larger: .mp4 0...51 (default 20), .webm 0...63 (default 32).", valueName: "n"))
     var crf: Int?
 
+    @Option(name: .customLong("video-width"), help: ArgumentHelp("Scale the videos to this width (Lanczos, aspect kept; default: the canvas's).", valueName: "px"))
+    var videoWidth: Int?
+
     @Option(help: ArgumentHelp("The ffmpeg program (default: $KIRA_FFMPEG, else ffmpeg on PATH).", valueName: "path"))
     var ffmpeg: String?
 
@@ -21,6 +24,10 @@ struct VideoOptions: ParsableArguments {
         for path in video {
             guard !path.isEmpty else { throw ValidationError("output paths must not be empty") }
             guard VideoFormat(path: path) != nil else { throw ValidationError(VideoError.unknownFormat(path: path).description) }
+        }
+        if let videoWidth {
+            guard !video.isEmpty else { throw ValidationError("--video-width applies to --video outputs") }
+            try Check.integer(videoWidth, "--video-width", in: 2...8192)
         }
         if let crf {
             let formats = video.compactMap { VideoFormat(path: $0) }.filter { $0.qualityRange != nil }
@@ -45,7 +52,7 @@ struct VideoOptions: ParsableArguments {
         var started: [VideoEncoder] = []
         for path in video {
             let settings = VideoSettings(width: width, height: height, framesPerSecond: framesPerSecond, quality: crf,
-                                         transparent: background == .transparent, matte: matte)
+                                         transparent: background == .transparent, matte: matte, outputWidth: videoWidth)
             do {
                 started.append(try VideoEncoder(path: path, settings: settings, ffmpeg: program))
             } catch {
