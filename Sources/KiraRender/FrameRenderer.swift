@@ -135,9 +135,12 @@ public struct FrameScene: Sendable {
 /// Renders the card as SwiftUI shows it: each visible face shaded flat by the kira shader, then
 /// projected through its `rotation3DEffect` homographies onto the canvas.
 ///
-/// Every canvas pixel maps back through the inverse homography and samples the shaded face
-/// bilinearly (premultiplied, clamped to the face); edge pixels are weighted by the exact area of
-/// the pixel the face covers, so edges are smooth and a half-covered pixel blends half. Like
+/// Everything is premultiplied, as in SwiftUI and Core Animation: the shader reads the art
+/// premultiplied and its result is kept premultiplied (so the shine also lights transparent art,
+/// as `layerEffect` does), every canvas pixel maps back through the inverse homography and samples
+/// the shaded face bilinearly as stored (clamped to the face; transparent texels bleed no colour),
+/// opacity and the exact area of the pixel the face covers scale the premultiplied colour, and
+/// faces are composited source-over; the canvas is stored with straight alpha, as PNG wants. Like
 /// ``ShadeRenderer``, a frame renderer reuses its buffers, and its output does not depend on the
 /// number of threads.
 public final class FrameRenderer {
@@ -274,13 +277,15 @@ public final class FrameRenderer {
     ) throws(RenderError) {
         switch faceShading {
         case .fast:
-            try shader.shade(art: art, mask: mask, normals: normals, parameters: parameters, into: &stack)
+            try shader.shade(art: art, mask: mask, normals: normals, parameters: parameters, premultiplied: true,
+                             into: &stack)
         case .reference:
             if stack.width != art.width || stack.height != art.height || stack.count != normals.count {
                 stack = FrameStack(width: art.width, height: art.height, count: normals.count)
             }
             for (k, normal) in normals.enumerated() {
-                let face = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, parameters: parameters, as: Out.self)
+                let face = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, parameters: parameters,
+                                                       premultiplied: true, as: Out.self)
                 stack.channels.replaceSubrange((k * stack.frameChannels)..<((k + 1) * stack.frameChannels), with: face.channels)
             }
         }
@@ -532,7 +537,7 @@ private struct ScalarProjectionJob: @unchecked Sendable {
         }
     }
 
-    /// Samples the face bilinearly (premultiplied, clamped to its edge texels) where canvas pixel
+    /// Samples the premultiplied face bilinearly (clamped to its edge texels) where canvas pixel
     /// (`x`, `y`) maps back to, and composites it with `weight` over the row buffer.
     @inline(__always)
     private func blend<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
@@ -543,26 +548,16 @@ private struct ScalarProjectionJob: @unchecked Sendable {
         let x0 = Int(u), y0 = Int(v)
         let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
         let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
-        let color: SIMD4<Float>
-        if Out.self == UInt8.self, x1 == x0 + 1 {
-            // Both texels of a row in one load (the same arithmetic as the general path below).
-            let bytes = UnsafeRawPointer(face).assumingMemoryBound(to: UInt8.self)
-            let top = kira_premultiplied_texel_pair(bytes + (y0 * fw + x0) * 4)
-            let bottom = kira_premultiplied_texel_pair(bytes + (y1 * fw + x0) * 4)
-            let t = top.lowHalf + (top.highHalf - top.lowHalf) * wx
-            let b = bottom.lowHalf + (bottom.highHalf - bottom.lowHalf) * wx
-            color = t + (b - t) * wy
-        } else {
-            @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
-                let p = face + (ty * fw + tx) * 4
-                let a = Out.normalized(p[3])
-                return SIMD4(Out.normalized(p[0]) * a, Out.normalized(p[1]) * a, Out.normalized(p[2]) * a, a)
-            }
-            let t00 = texel(x0, y0), t01 = texel(x1, y0), t10 = texel(x0, y1), t11 = texel(x1, y1)
-            let t = t00 + (t01 - t00) * wx
-            let b = t10 + (t11 - t10) * wx
-            color = t + (b - t) * wy
+        // The face is premultiplied already (as SwiftUI's layers are): texels are interpolated
+        // as stored, so transparent texels carry no colour into their neighbours.
+        @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
+            let p = face + (ty * fw + tx) * 4
+            return SIMD4(Out.normalized(p[0]), Out.normalized(p[1]), Out.normalized(p[2]), Out.normalized(p[3]))
         }
+        let t00 = texel(x0, y0), t01 = texel(x1, y0), t10 = texel(x0, y1), t11 = texel(x1, y1)
+        let t = t00 + (t01 - t00) * wx
+        let b = t10 + (t11 - t10) * wx
+        let color = t + (b - t) * wy
         let source = color * weight
         (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
             dst.pointee = source + dst.pointee * (1 - source.w)

@@ -145,7 +145,7 @@ struct LaneProjectionJob: @unchecked Sendable {
 
     private static let laneIndex = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
-    /// The face sampled bilinearly (premultiplied, clamped to its edge texels) where the canvas
+    /// The premultiplied face sampled bilinearly (clamped to its edge texels) where the canvas
     /// pixels `columns` of the row map back to: the scalar `blend`'s arithmetic on lanes.
     @inline(__always)
     private func sample<Out: LaneChannel>(_ projection: FaceProjection, rowTerm: SIMD3<Double>,
@@ -176,8 +176,7 @@ struct LaneProjectionJob: @unchecked Sendable {
         if Out.self == UInt8.self {
             let words = Self.texelWords(UnsafeRawPointer(face).assumingMemoryBound(to: UInt32.self),
                                         x0: x0, x1: x1, y0: y0, y1: y1, width: fw)
-            (t00, t01, t10, t11) = (Self.premultiplied(words.0), Self.premultiplied(words.1),
-                                    Self.premultiplied(words.2), Self.premultiplied(words.3))
+            (t00, t01, t10, t11) = (Self.lanes(words.0), Self.lanes(words.1), Self.lanes(words.2), Self.lanes(words.3))
         } else {
             let top = y0 &* fw, bottom = y1 &* fw
             (t00, t01, t10, t11) = (texels(face, top &+ x0), texels(face, top &+ x1),
@@ -223,17 +222,16 @@ struct LaneProjectionJob: @unchecked Sendable {
                 kira_gather_u32(face, bottom &+ x0), kira_gather_u32(face, bottom &+ x1))
     }
 
-    /// RGBA8 words as premultiplied lanes: colour channels times alpha, as the scalar path.
+    /// RGBA8 words as channel lanes in 0...1.
     @inline(__always)
-    private static func premultiplied(_ words: SIMD16<UInt32>) -> (r: Lanes, g: Lanes, b: Lanes, a: Lanes) {
+    private static func lanes(_ words: SIMD16<UInt32>) -> (r: Lanes, g: Lanes, b: Lanes, a: Lanes) {
         @inline(__always) func channel(_ shift: UInt32) -> Lanes {
             Lanes(exactly: (words &>> shift) & 0xFF) * (1 / Float(255))
         }
-        let alpha = channel(24)
-        return (channel(0) * alpha, channel(8) * alpha, channel(16) * alpha, alpha)
+        return (channel(0), channel(8), channel(16), channel(24))
     }
 
-    /// The texels at `index` (in pixels), premultiplied: colour channels times alpha.
+    /// The texels at `index` (in pixels) as channel lanes.
     @inline(__always)
     private func texels<Out: LaneChannel>(_ face: UnsafePointer<Out>, _ index: SIMD16<Int32>)
         -> (r: Lanes, g: Lanes, b: Lanes, a: Lanes) {
@@ -245,7 +243,7 @@ struct LaneProjectionJob: @unchecked Sendable {
             b[lane] = Out.normalized(p[2])
             a[lane] = Out.normalized(p[3])
         }
-        return (r * a, g * a, b * a, a)
+        return (r, g, b, a)
     }
 
     /// Sets `count` pixels from `p` on to `pixel`.

@@ -7,9 +7,13 @@ import KiraShader
 /// and what golden images are made with; it shares no shader code with the fast path.
 public enum ReferenceRenderer {
     /// Shades `art` with `mask` for a face of normal `normal`.
+    ///
+    /// With `premultiplied`, the shader reads the art premultiplied and its result is stored as
+    /// it is, premultiplied: what SwiftUI's `layerEffect` hands to the compositor (see
+    /// ``ShadeRenderer/shade(art:mask:normals:parameters:premultiplied:into:)``).
     public static func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, normal: SIMD3<Float>,
-        parameters: KiraParameters = .seed, as: Out.Type
+        parameters: KiraParameters = .seed, premultiplied: Bool = false, as: Out.Type
     ) throws(RenderError) -> RGBAImage<Out> {
         guard KiraUniforms.isValidNormal(normal) else { throw RenderError.invalidNormal(normal) }
         guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
@@ -25,7 +29,10 @@ public enum ReferenceRenderer {
                     SeedShader.nearestTexel(uv.y, size: mask.height)]
                 let mono = SIMD3(M.normalized(texel.x), M.normalized(texel.y), M.normalized(texel.z))
                 let a = art[x, y]
-                let layer = SIMD4(In.normalized(a.x), In.normalized(a.y), In.normalized(a.z), In.normalized(a.w))
+                let alpha = In.normalized(a.w)
+                let layer = premultiplied
+                    ? SIMD4(In.normalized(a.x) * alpha, In.normalized(a.y) * alpha, In.normalized(a.z) * alpha, alpha)
+                    : SIMD4(In.normalized(a.x), In.normalized(a.y), In.normalized(a.z), alpha)
                 let c = SeedShader.kiraEffect(
                     position: position, layer: layer, size: size, normal: normal, mono: mono, parameters: parameters)
                 output[x, y] = SIMD4(Out.quantize(c.x), Out.quantize(c.y), Out.quantize(c.z), Out.quantize(c.w))

@@ -50,7 +50,7 @@ public final class ShadeRenderer {
             withUnsafeTemporaryAllocation(of: SIMD3<Float>.self, capacity: 1) { angles in
                 angles[0] = angle
                 render(art: art, mask: mask, parameters: parameters, angles: UnsafeBufferPointer(angles),
-                       output: outBytes.baseAddress!, as: Out.self)
+                       premultiplied: false, output: outBytes.baseAddress!, as: Out.self)
             }
         }
     }
@@ -61,9 +61,15 @@ public final class ShadeRenderer {
     /// is done once per pixel for all the frames, so each extra frame costs a fraction of a cold
     /// one. Frame `k` of `output` is byte for byte what ``shade(art:mask:normal:parameters:into:)``
     /// gives for `normals[k]`.
+    ///
+    /// With `premultiplied`, the faces are shaded as SwiftUI's `layerEffect` shades a layer: the
+    /// shader reads the art premultiplied (`layer.sample` is premultiplied) and its result,
+    /// `layer.rgb + kira * mono` with the layer's alpha, is stored as it is, premultiplied: the
+    /// shine also lights where the art is transparent, as it does on screen. That is what
+    /// ``FrameRenderer`` composites; flat output (`kira shade`) keeps straight alpha.
     public func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, normals: [SIMD3<Float>],
-        parameters: KiraParameters = .seed, into output: inout FrameStack<Out>
+        parameters: KiraParameters = .seed, premultiplied: Bool = false, into output: inout FrameStack<Out>
     ) throws(RenderError) {
         try validate(art: art, mask: mask)
         // A concrete array: iterating it through a generic collection would allocate per element.
@@ -82,7 +88,7 @@ public final class ShadeRenderer {
             output.channels.withUnsafeMutableBytes { outBytes in
                 render(art: art, mask: mask, parameters: parameters,
                        angles: UnsafeBufferPointer(rebasing: angles[0..<normals.count]),
-                       output: outBytes.baseAddress!, as: Out.self)
+                       premultiplied: premultiplied, output: outBytes.baseAddress!, as: Out.self)
             }
         }
     }
@@ -106,7 +112,7 @@ public final class ShadeRenderer {
     /// frame `k` goes to `output + k * frameBytes`.
     private func render<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, parameters: KiraParameters,
-        angles: UnsafeBufferPointer<SIMD3<Float>>, output: UnsafeMutableRawPointer, as: Out.Type
+        angles: UnsafeBufferPointer<SIMD3<Float>>, premultiplied: Bool, output: UnsafeMutableRawPointer, as: Out.Type
     ) {
         prepare(width: art.width, height: art.height, maskSize: (mask.width, mask.height), parameters: parameters)
         let tables = noise!
@@ -120,7 +126,7 @@ public final class ShadeRenderer {
                         art: artBytes.baseAddress!, mask: maskBytes.baseAddress!, output: output,
                         width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
                         maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
-                        angles: angles, scratch: scratch)
+                        angles: angles, premultiplied: premultiplied, scratch: scratch)
                     var kernel = Kernel(tables: tables, frame: frame, tileRows: tileRows,
                                         depths: (In.bitDepth, M.bitDepth, Out.bitDepth))
                     withUnsafeMutablePointer(to: &kernel) { kernel in
@@ -210,6 +216,8 @@ struct FrameBuffers: @unchecked Sendable {
     let maskColumns: UnsafePointer<Int32>?
     /// Per frame, the colour of the view angle (`generateAngleRGB`).
     let angles: UnsafeBufferPointer<SIMD3<Float>>
+    /// Whether the shader reads the art premultiplied (and so writes premultiplied colour).
+    let premultiplied: Bool
     let scratch: WorkerScratch
 }
 
@@ -261,7 +269,8 @@ struct Kernel: @unchecked Sendable {
         @inline(__always) func shade16(_ row: NoiseTables.RowTables, _ x: Int, _ art: UnsafeRawPointer,
                                        _ mask: UnsafeRawPointer, _ outs: UnsafeMutablePointer<UnsafeMutableRawPointer>,
                                        _ offset: Int) {
-            let (layer, alpha) = I.loadLanes(art)
+            var (layer, alpha) = I.loadLanes(art)
+            if frame.premultiplied { layer = RGBLanes(layer.r * alpha, layer.g * alpha, layer.b * alpha) }
             let mono = K.loadLanes(mask).rgb
             let colors = KiraLanes.noiseColors(valueNoise: row.valueNoise(at: x))
             for k in 0..<frames {

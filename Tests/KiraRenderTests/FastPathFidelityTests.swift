@@ -96,4 +96,24 @@ import Testing
             try renderer.shade(art: art, mask: RGBAImage<UInt8>(width: 0, height: 0), normal: SIMD3(0, 0, 1), as: UInt8.self)
         }
     }
+
+    /// Faces for frames: the art read premultiplied, the result stored premultiplied.
+    @Test func premultipliedSweepMatchesReference() throws {
+        let normals = Self.normals.map(\.1)
+        let art8 = TestImages.art(width: 33, height: 51), mask8 = TestImages.mask(width: 13, height: 17)
+        var stack8 = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        try ShadeRenderer(threads: 2).shade(art: art8, mask: mask8, normals: normals, premultiplied: true, into: &stack8)
+        let art16 = TestImages.art(width: 33, height: 51, as: UInt16.self)
+        var stack16 = FrameStack<UInt16>(width: 0, height: 0, count: 0)
+        try ShadeRenderer(threads: 2).shade(art: art16, mask: mask8, normals: normals, premultiplied: true, into: &stack16)
+        for (k, normal) in normals.enumerated() {
+            let reference8 = try ReferenceRenderer.shade(art: art8, mask: mask8, normal: normal, premultiplied: true, as: UInt8.self)
+            #expect(Self.compare(stack8.frame(k), reference8).differing == 0, "8-bit frame \(k)")
+            let reference16 = try ReferenceRenderer.shade(art: art16, mask: mask8, normal: normal, premultiplied: true, as: UInt16.self)
+            #expect(Self.compare(stack16.frame(k), reference16).differing == 0, "16-bit frame \(k)")
+            // Premultiplying changes the picture only where the art is not opaque.
+            let straight = try ReferenceRenderer.shade(art: art8, mask: mask8, normal: normal, as: UInt8.self)
+            #expect(Self.compare(stack8.frame(k), straight).differing > 0)
+        }
+    }
 }

@@ -24,7 +24,7 @@ import Testing
             pose: pose, background: background, visibility: visibility)
     }
 
-    /// `face` composited over `background` at `origin` on a canvas of the scene's size.
+    /// `face` (premultiplied) composited over `background` at `origin` on a canvas of the scene's size.
     static func flatComposite(_ face: RGBAImage<UInt8>, scene: FrameScene) -> RGBAImage<UInt8> {
         var canvas = RGBAImage<UInt8>(width: scene.canvasWidth, height: scene.canvasHeight)
         let bg = scene.background.premultiplied
@@ -35,9 +35,8 @@ import Testing
                 let fx = x - origin.x, fy = y - origin.y
                 if fx >= 0, fy >= 0, fx < face.width, fy < face.height {
                     let t = face[fx, fy]
-                    let a = UInt8.normalized(t.w)
-                    let source = SIMD4(UInt8.normalized(t.x) * a, UInt8.normalized(t.y) * a, UInt8.normalized(t.z) * a, a)
-                    color = source + color * (1 - a)
+                    let source = SIMD4(UInt8.normalized(t.x), UInt8.normalized(t.y), UInt8.normalized(t.z), UInt8.normalized(t.w))
+                    color = source + color * (1 - source.w)
                 }
                 let scale: Float = color.w > 0 ? 1 / color.w : 0
                 canvas[x, y] = SIMD4(UInt8.quantize(color.x * scale), UInt8.quantize(color.y * scale),
@@ -57,10 +56,48 @@ import Testing
         var frame = RGBAImage<UInt8>(width: 0, height: 0)
         try FrameRenderer().render(scene, into: &frame)
         guard case .rgba8(let art) = scene.front.art, case .rgba8(let mask) = scene.front.mask else { return }
-        let flat = try ShadeRenderer().shade(art: art, mask: mask, normal: SIMD3(0, 0, 1), as: UInt8.self)
-        let expected = Self.flatComposite(flat, scene: scene)
+        var flat = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        try ShadeRenderer().shade(art: art, mask: mask, normals: [SIMD3(0, 0, 1)], premultiplied: true, into: &flat)
+        let expected = Self.flatComposite(flat.frame(0), scene: scene)
         #expect(frame.width == scene.canvasWidth && frame.height == scene.canvasHeight)
         #expect(Self.maxError(frame, expected) <= 1, "max error \(Self.maxError(frame, expected))")
+    }
+
+    /// SwiftUI's `layerEffect` reads the layer premultiplied and its result is premultiplied:
+    /// where the art is transparent the shine (`kira * mono`) still adds light to what lies
+    /// behind, and an edge between transparent and opaque texels takes no colour from the
+    /// transparent ones.
+    @Test func facesArePremultipliedAsOnScreen() throws {
+        var art = RGBAImage<UInt8>(width: 40, height: 56)
+        for y in 0..<56 {
+            for x in 0..<40 { art[x, y] = x < 20 ? SIMD4(255, 0, 0, 0) : SIMD4(0, 0, 255, 255) }  // red, but transparent
+        }
+        var mask = RGBAImage<UInt8>(width: 40, height: 56)
+        for i in 0..<mask.channels.count { mask.channels[i] = 255 }
+        let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
+        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltY: 9), background: .color(.zero))
+        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        try FrameRenderer().render(scene, into: &frame)
+        // The transparent half is lit by the shine alone: no red from the art, but not black.
+        let origin = scene.cardOrigin
+        let lit = frame[origin.x + 8, origin.y + 28]
+        var shine = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        try ShadeRenderer().shade(art: art, mask: mask, normals: [scene.pose.normal(convention: .seed)],
+                                  premultiplied: true, into: &shine)
+        #expect(shine.frame(0)[8, 28].w == 0 && shine.frame(0)[8, 28] != SIMD4(0, 0, 0, 0))
+        #expect(Int(lit.x) + Int(lit.y) + Int(lit.z) > 0 && lit.w == 255, "\(lit)")
+        // The flat straight-alpha shade of the same art is transparent there, with red as its colour.
+        let straight = try ShadeRenderer().shade(art: art, mask: mask, normal: SIMD3(0, 0, 1), as: UInt8.self)
+        #expect(straight[8, 28].w == 0 && straight[8, 28].x == 255)
+        // The colour stored under alpha 0 makes no difference anywhere, the seam included.
+        var black = art
+        for y in 0..<56 { for x in 0..<20 { black[x, y] = SIMD4(0, 0, 0, 0) } }
+        let blackFace = CardFace(art: .rgba8(black), mask: .rgba8(mask))
+        var blackFrame = RGBAImage<UInt8>(width: 0, height: 0)
+        try FrameRenderer().render(FrameScene(front: blackFace, back: blackFace, pose: CardPose(tiltY: 9),
+                                              background: .color(.zero)), into: &blackFrame)
+        let same = blackFrame == frame
+        #expect(same, "the colour under alpha 0 showed")
     }
 
     @Test func flippedCardShowsTheBackReadable() throws {

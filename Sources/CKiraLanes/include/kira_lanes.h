@@ -59,21 +59,6 @@ static inline __attribute__((always_inline)) kira_f16 kira_u32_to_float(kira_u16
     return __builtin_convertvector((kira_i16)x, kira_f16);
 }
 
-// Two RGBA8 texels side by side, for bilinear sampling.
-typedef float kira_f8 __attribute__((ext_vector_type(8)));
-typedef uint8_t kira_u8x8 __attribute__((ext_vector_type(8)));
-
-/// The two RGBA8 texels at `p` (8 bytes), premultiplied, channels in 0...1: each colour channel
-/// is `(v * (1/255)) * (a * (1/255))`, as the scalar path computes it, and alpha stays as it is.
-static inline __attribute__((always_inline)) kira_f8 kira_premultiplied_texel_pair(const uint8_t *p) {
-    kira_u8x8 raw;
-    __builtin_memcpy(&raw, p, 8);
-    kira_f8 v = __builtin_convertvector(raw, kira_f8) * (1.0f / 255.0f);
-    kira_f8 alpha = __builtin_shufflevector(v, v, 3, 3, 3, 3, 7, 7, 7, 7);
-    kira_f8 factor = __builtin_shufflevector(alpha, (kira_f8)(1.0f), 0, 1, 2, 11, 4, 5, 6, 15);
-    return v * factor;
-}
-
 // Sixteen pixels' canvas positions in double precision, for the projection's inverse homography.
 typedef double kira_d16 __attribute__((ext_vector_type(16)));
 
