@@ -17,7 +17,8 @@ struct AnimateCommand: ParsableCommand {
         discussion: """
             Presets: seed000-flip, seed001-flip, seed002-flip, seed002-spin, seed002-tilt, seed003-tilt, seed003-tilt-flip, seed004-flip, showcase. Without --output-dir, \
             --apng, --sheet or --video the frames go to output/<preset>/ (created). Without --art the built-in sample card is drawn. All outputs are written \
-            from one render. Frames are rendered in batches that share their shading work and are encoded (zlib level 1, or by ffmpeg) while the next batch renders.
+            from one render. Frames are rendered in batches that share their shading work and are encoded on every core (or by ffmpeg) while the next batch renders; an APNG \
+            stores only the rectangle that changed from frame to frame.
             Looping presets (seed002-spin, showcase) render round(period × fps) frames per loop at t = k / fps, so that the last \
             frame steps to the first like any other; when period × fps is not a whole number the period is stretched to fit (kira says so).
             """
@@ -125,45 +126,33 @@ struct AnimateCommand: ParsableCommand {
         } else if let directory {
             try OutputPath.makeDirectories(directory)  // the default folder, created with its parents
         }
-        let encoders = try ffmpeg.map { program in
+        let videoEncoders = try ffmpeg.map { program in
             try videos.encoders(program: program, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
                                 framesPerSecond: fps, background: canvas.background.value)
         } ?? []
         // Any failure below stops every ffmpeg and leaves no video behind.
-        defer { for encoder in encoders { encoder.cancel() } }
-        let needsPNG = directory != nil || apng != nil || sheet != nil
-        var writer = apng.map { _ in APNGWriter(framesPerSecond: fps) }
-        let sheetIndices = Set(ContactSheet.frameIndices(count: count))
-        var sheetFrames: [(time: Double, image: RGBAImage<UInt8>)] = []
-        var progress = ProgressBar(total: count, label: preset.rawValue, quiet: quiet)
-        let sequence = FrameSequenceRenderer(threads: threads.count)
-        func deliver<Channel>(index: Int, frame: (image: RGBAImage<Channel>, png: [UInt8])) throws {
-            if let image = frame.image as? RGBAImage<UInt8> {
-                for encoder in encoders { try encoder.append(image) }
-            }
-            let bytes = frame.png
-            if let directory {
-                let number = String(index)
-                try FileIO.writeAtomically(bytes, to: "\(directory)/frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png")
-            }
-            try writer?.append(png: bytes)
-            if sheet != nil, sheetIndices.contains(index) {
-                sheetFrames.append((times[index], try PNGCodec.decode(bytes).rgba8))
-            }
-            progress.update(index + 1)
-        }
+        defer { for encoder in videoEncoders { encoder.cancel() } }
         if depth.depth == 16 {
-            try sequence.render(scenes, as: UInt16.self, encode: { (image: $0, png: try PNGCodec.encode($0, options: .fast)) }, deliver: deliver)
+            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, as: UInt16.self)
         } else {
-            try sequence.render(scenes, as: UInt8.self, encode: { (image: $0, png: needsPNG ? try PNGCodec.encode($0, options: .fast) : []) },
-                                deliver: deliver)
+            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, as: UInt8.self)
         }
-        progress.finish()
-        for encoder in encoders { try encoder.finish() }
-        if let apng, let writer { try FileIO.writeAtomically(try writer.finish(), to: apng) }
-        if let sheet {
-            try PNGCodec.write(ContactSheet.make(frames: sheetFrames, columns: columns), to: sheet)
+    }
+
+    /// Renders the frames once into every output asked for: each is a sink that receives every
+    /// frame in order; the APNG streams into its file as it goes.
+    private func render<Channel: LaneChannel>(_ scenes: [FrameScene], times: [Double], directory: String?,
+                                              videoEncoders: [VideoEncoder], as: Channel.Type) throws {
+        let progress = ProgressSink<Channel>(ProgressBar(total: scenes.count, label: preset.preset.rawValue, quiet: quiet))
+        var sinks: [any FrameSink<Channel>] = [progress]
+        if !videoEncoders.isEmpty { sinks.append(VideoSink<Channel>(videoEncoders)) }
+        if let directory { sinks.append(PNGFramesSink<Channel>(directory: directory)) }
+        if let apng {
+            sinks.append(try APNGSink<Channel>(path: apng, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
+                                               frameCount: scenes.count, framesPerSecond: fps))
         }
+        if let sheet { sinks.append(ContactSheetSink<Channel>(path: sheet, columns: columns, times: times)) }
+        try FrameSequenceRenderer(threads: threads.count).render(scenes, to: sinks)
     }
 
     /// The frames to render: a looping preset plays whole loops (`--loops`, or as many as fit

@@ -186,14 +186,12 @@ struct Bench {
                 tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
         }
         let sequence = FrameSequenceRenderer(threads: maxThreads)
-        var encodedBytes = 0
         if wants("animate-png") {
+            let counter = EncodedBytesSink()
             try measure("animate-png", threads: maxThreads, frames: scenes.count) {
-                encodedBytes = 0
-                try sequence.render(scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) },
-                                    deliver: { _, bytes in encodedBytes += bytes.count })
+                try sequence.render(scenes, to: [counter])
             }
-            precondition(encodedBytes > 0)
+            precondition(counter.bytes > 0)
         }
         if wants("zlib-frames") {
             var rendered: [RGBAImage<UInt8>] = []
@@ -291,4 +289,17 @@ func formatted(_ x: Double, digits: Int) -> String {
         text += "." + String(repeating: "0", count: digits - f.count) + f
     }
     return text
+}
+
+/// Encodes every frame as `kira animate` does numbered PNGs, and only counts the bytes.
+private final class EncodedBytesSink: FrameSink {
+    private(set) var bytes = 0
+
+    func makeEncoder() -> FrameEncoder<UInt8, Int> {
+        { frame, _, _ in try PNGCodec.encode(frame, options: .fast).count }
+    }
+
+    func consume(_ frame: RGBAImage<UInt8>, index: Int, encoded: Int) throws { bytes += encoded }
+
+    func finish() throws {}
 }

@@ -1,74 +1,136 @@
-/// Builds an animated PNG (APNG) from PNG-encoded frames of one size.
+/// One frame of an animated PNG, compressed: the rectangle of the canvas it paints and that
+/// rectangle's pixels as PNG image data (filtered rows, zlib-compressed: what `IDAT` chunks
+/// carry).
 ///
-/// Each frame is encoded by libpng as an ordinary PNG (``PNGCodec/encode(_:options:)``); its
-/// image data is then rewrapped: the first frame's `IDAT` chunks stay `IDAT` (so viewers without
-/// APNG support show it), later frames' become `fdAT` chunks, and each frame gets an `fcTL`
-/// with its delay. The frames replace one another (no disposal, no blending). The compressed
-/// frames are kept in memory until ``finish()``.
-public struct APNGWriter: Sendable {
-    /// Frame delay as a fraction of a second: `delayNumerator / delayDenominator`.
-    public let delayNumerator: UInt16
-    public let delayDenominator: UInt16
-    /// How many times to play; 0 loops forever.
-    public let plays: UInt32
+/// Frames replace the pixels of their rectangle and leave the rest of the canvas as the frame
+/// before left it (APNG's dispose op "none", blend op "source"): a frame that stores only what
+/// changed since the one before plays exactly like the whole frame.
+public struct APNGFrame: Sendable {
+    /// Where on the canvas the frame's pixels go.
+    public let region: ImageRegion
+    /// The rectangle's pixels as a zlib stream of filtered PNG rows.
+    public let imageData: [UInt8]
+    /// The IHDR chunk's data of the same pixels as a PNG: size, bit depth, colour type.
+    let header: [UInt8]
 
-    private var header: [UInt8]?  // the IHDR chunk's data
-    private var frames: [[[UInt8]]] = []  // per frame, its IDAT payloads
+    /// The whole of `image`, or `region` of it.
+    public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil, options: PNGCodec.EncodingOptions)
+        throws(ImageFileError) -> APNGFrame
+    {
+        let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
+        let png = try PNGCodec.encode(image, region: region, options: options)
+        let chunks = try PNGChunks.parse(png, name: "<encoder>")
+        return APNGFrame(region: region, imageData: chunks.filter { $0.type == "IDAT" }.flatMap(\.data),
+                         header: chunks[0].data)
+    }
 
-    /// A writer for frames shown `1 / framesPerSecond` seconds each.
-    public init(framesPerSecond: Int, plays: UInt32 = 0) {
+    /// `image` as the frame after `previous`: only the rectangle that differs from it (a single
+    /// pixel when nothing does); the whole image when there is no previous frame.
+    public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, options: PNGCodec.EncodingOptions)
+        throws(ImageFileError) -> APNGFrame
+    {
+        guard let previous else { return try encode(image, options: options) }
+        let changed = image.changedRegion(since: previous) ?? ImageRegion(x: 0, y: 0, width: 1, height: 1)
+        return try encode(image, region: changed, options: options)
+    }
+}
+
+/// Writes an animated PNG (APNG) to a file frame by frame, as the frames are encoded: memory
+/// holds one frame's compressed data at a time, never the animation. The file appears at its
+/// path whole, or not at all (``AtomicOutputFile``): only ``finish()`` puts it in place.
+///
+/// The first frame is the whole canvas and is stored as `IDAT` (the image viewers without APNG
+/// support show); later frames are `fcTL` + `fdAT` chunks and may cover any rectangle.
+public final class APNGFileWriter {
+    /// Canvas size.
+    public let width: Int
+    public let height: Int
+    /// The number of frames the file declares (its `acTL`); ``finish()`` checks it.
+    public let frameCount: Int
+    private let delay: (numerator: UInt16, denominator: UInt16)
+    private let plays: UInt32
+    private let file: AtomicOutputFile
+    private var header: [UInt8]?
+    private var framesWritten = 0
+    private var sequence: UInt32 = 0
+    /// Image data is split into chunks of at most this many bytes. Any size is valid; fewer
+    /// chunks are 12–16 bytes apiece smaller.
+    private static let chunkSize = 1 << 20
+
+    /// Starts the file at `path` (nothing appears there before ``finish()``) for `frameCount`
+    /// frames of `width` × `height`, each shown `1 / framesPerSecond` seconds, played `plays`
+    /// times (0: forever).
+    public init(path: String, width: Int, height: Int, frameCount: Int, framesPerSecond: Int, plays: UInt32 = 0)
+        throws(ImageFileError)
+    {
         precondition((1...1000).contains(framesPerSecond), "frames per second must be in 1...1000")
-        delayNumerator = 1
-        delayDenominator = UInt16(framesPerSecond)
+        precondition(width > 0 && height > 0 && frameCount > 0, "an animation needs a canvas and frames")
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
+        delay = (1, UInt16(framesPerSecond))
+        file = try AtomicOutputFile(path: path)
         self.plays = plays
     }
 
-    /// The number of frames added.
-    public var count: Int { frames.count }
-
-    /// Adds the next frame, given as a complete PNG file.
+    /// Appends the next frame.
     ///
-    /// - Throws: ``ImageFileError`` when the bytes are not a PNG, or differ in size or layout
-    ///   from the first frame.
-    public mutating func append(png: [UInt8]) throws(ImageFileError) {
-        let chunks = try PNGChunks.parse(png, name: "frame \(frames.count)")
-        guard let ihdr = chunks.first(where: { $0.type == "IHDR" })?.data else {
-            throw ImageFileError(path: "frame \(frames.count)", reason: "no IHDR chunk")
+    /// - Throws: ``ImageFileError`` when the frame does not fit the canvas, differs in layout
+    ///   from the first, is not whole as the first frame, is one too many, or cannot be written.
+    public func append(_ frame: APNGFrame) throws(ImageFileError) {
+        let r = frame.region
+        guard framesWritten < frameCount else { throw ImageFileError(path: file.path, reason: "more frames than the \(frameCount) declared") }
+        guard r.x >= 0, r.y >= 0, r.width > 0, r.height > 0, r.x + r.width <= width, r.y + r.height <= height else {
+            throw ImageFileError(path: file.path, reason: "frame \(framesWritten) (\(r)) is outside the \(width)×\(height) canvas")
         }
-        if let header, header != ihdr {
-            throw ImageFileError(path: "frame \(frames.count)", reason: "size or layout differs from the first frame")
+        var out: [UInt8] = []
+        if let header {
+            // Same bit depth and colour type as the first frame (IHDR bytes 8...12).
+            guard frame.header[8...] == header[8...] else {
+                throw ImageFileError(path: file.path, reason: "frame \(framesWritten) differs in layout from the first")
+            }
+        } else {
+            guard r == ImageRegion(x: 0, y: 0, width: width, height: height) else {
+                throw ImageFileError(path: file.path, reason: "the first frame must be the whole canvas")
+            }
+            header = frame.header
+            out += PNGChunks.signature
+            PNGChunks.append("IHDR", frame.header, to: &out)
+            PNGChunks.append("acTL", PNGChunks.bigEndian(UInt32(frameCount)) + PNGChunks.bigEndian(plays), to: &out)
         }
-        header = ihdr
-        frames.append(chunks.filter { $0.type == "IDAT" }.map(\.data))
-    }
-
-    /// The animated PNG file.
-    public func finish() throws(ImageFileError) -> [UInt8] {
-        guard let header, !frames.isEmpty else { throw ImageFileError(path: "<apng>", reason: "no frames") }
-        var out: [UInt8] = PNGChunks.signature
-        PNGChunks.append("IHDR", header, to: &out)
-        PNGChunks.append("acTL", PNGChunks.bigEndian(UInt32(frames.count)) + PNGChunks.bigEndian(plays), to: &out)
-        var sequence: UInt32 = 0
-        for (index, payloads) in frames.enumerated() {
-            var control = PNGChunks.bigEndian(sequence)
-            control += Array(header[0..<8])  // width, height
-            control += PNGChunks.bigEndian(UInt32(0)) + PNGChunks.bigEndian(UInt32(0))  // x, y offsets
-            control += [UInt8(delayNumerator >> 8), UInt8(delayNumerator & 0xFF)]
-            control += [UInt8(delayDenominator >> 8), UInt8(delayDenominator & 0xFF)]
-            control += [0, 0]  // dispose: none; blend: source
-            PNGChunks.append("fcTL", control, to: &out)
-            sequence += 1
-            for payload in payloads {
-                if index == 0 {
-                    PNGChunks.append("IDAT", payload, to: &out)
-                } else {
-                    PNGChunks.append("fdAT", PNGChunks.bigEndian(sequence) + payload, to: &out)
-                    sequence += 1
-                }
+        var control = PNGChunks.bigEndian(sequence)
+        control += PNGChunks.bigEndian(UInt32(r.width)) + PNGChunks.bigEndian(UInt32(r.height))
+        control += PNGChunks.bigEndian(UInt32(r.x)) + PNGChunks.bigEndian(UInt32(r.y))
+        control += [UInt8(delay.numerator >> 8), UInt8(delay.numerator & 0xFF)]
+        control += [UInt8(delay.denominator >> 8), UInt8(delay.denominator & 0xFF)]
+        control += [0, 0]  // dispose op none: the next frame starts from this one; blend op source
+        PNGChunks.append("fcTL", control, to: &out)
+        sequence += 1
+        for start in stride(from: 0, to: max(frame.imageData.count, 1), by: Self.chunkSize) {
+            let piece = frame.imageData[start..<min(start + Self.chunkSize, frame.imageData.count)]
+            if framesWritten == 0 {
+                PNGChunks.append("IDAT", Array(piece), to: &out)
+            } else {
+                PNGChunks.append("fdAT", PNGChunks.bigEndian(sequence) + piece, to: &out)
+                sequence += 1
             }
         }
+        try file.write(out)
+        framesWritten += 1
+    }
+
+    /// Ends the file and puts it in place.
+    ///
+    /// - Throws: ``ImageFileError`` when fewer frames were added than declared, or the file
+    ///   cannot be written.
+    public func finish() throws(ImageFileError) {
+        guard framesWritten == frameCount else {
+            throw ImageFileError(path: file.path, reason: "\(framesWritten) frames written, \(frameCount) declared")
+        }
+        var out: [UInt8] = []
         PNGChunks.append("IEND", [], to: &out)
-        return out
+        try file.write(out)
+        try file.commit()
     }
 }
 

@@ -149,19 +149,24 @@ public enum PNGCodec {
 
     // MARK: Writing
 
-    /// Encodes `image` as an RGBA PNG at its own bit depth.
-    public static func encode<C>(_ image: RGBAImage<C>, options: EncodingOptions = .standard)
+    /// Encodes `image` as an RGBA PNG at its own bit depth; with `region`, only that rectangle
+    /// of it (which must lie inside the image).
+    public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil, options: EncodingOptions = .standard)
         throws(ImageFileError) -> [UInt8]
     {
+        let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
+        precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= image.width
+                         && region.y + region.height <= image.height, "the region must lie inside the image")
         var output = kira_png_buffer()
         defer { kira_png_buffer_free(&output) }
         var message = MessageBuffer()
         let level = Int32(min(max(options.compressionLevel, 0), 9))
+        let rowBytes = image.width * 4 * MemoryLayout<C>.size
         let ok = image.channels.withUnsafeBytes { pixels in
             message.call {
                 kira_png_encode_rgba(
-                    pixels.baseAddress, UInt32(image.width), UInt32(image.height),
-                    image.width * 4 * MemoryLayout<C>.size, Int32(C.bitDepth), level,
+                    pixels.baseAddress.map { $0 + region.y * rowBytes + region.x * 4 * MemoryLayout<C>.size },
+                    UInt32(region.width), UInt32(region.height), rowBytes, Int32(C.bitDepth), level,
                     options.filters.c, &output, $0)
             }
         }

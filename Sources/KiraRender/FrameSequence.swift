@@ -1,35 +1,36 @@
 import Dispatch
 import KiraImage
 
-/// Renders a sequence of frames and hands each one, encoded, to a sink in order, keeping every
-/// core busy: frames are rendered in batches (one shading sweep per batch, see
+/// Renders a sequence of frames and hands each one to sinks (``FrameSink``) in order, keeping
+/// every core busy: frames are rendered in batches (one shading sweep per batch, see
 /// ``FrameRenderer/render(_:into:)-(_,[RGBAImage<Out>])``), and while the next batch renders,
-/// the frames of the last one are encoded on other threads.
+/// the sinks' encoders work on the frames of the last one on other threads.
 ///
 /// The frames are exactly those of rendering each scene alone; only the schedule differs.
 public final class FrameSequenceRenderer {
     public let frameRenderer: FrameRenderer
-    /// Frames per batch: more shares more shading work, costs more memory (one canvas each).
+    /// Frames per batch: more shares more shading work, costs more memory (two canvases each:
+    /// one batch renders while the one before it is encoded).
     public let batchSize: Int
 
-    public init(threads: Int = TileScheduler.processorCount, batchSize: Int = 8) {
+    public init(threads: Int = TileScheduler.processorCount, batchSize: Int = 4) {
         frameRenderer = FrameRenderer(threads: threads)
         self.batchSize = max(1, batchSize)
     }
 
-    /// Renders `scenes`, encodes each frame with `encode` (called concurrently, off the calling
-    /// thread; PNG bytes, say), and calls `deliver` with the frame's index and encoding in
-    /// order, on the calling thread. Stops at the first error, from rendering, encoding or
-    /// `deliver`.
-    public func render<Out: LaneChannel, Encoded: Sendable>(
-        _ scenes: [FrameScene], as: Out.Type,
-        encode: @escaping @Sendable (RGBAImage<Out>) throws -> Encoded,
-        deliver: (_ index: Int, _ encoded: Encoded) throws -> Void
-    ) throws {
-        let encoders = DispatchQueue(label: "kira.encode", attributes: .concurrent)
-        var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch<Encoded>)?
+    /// Renders `scenes` and gives every frame to every sink: to the sinks' encoders concurrently,
+    /// off the calling thread, then to ``FrameSink/consume(_:index:encoded:)`` in order on the
+    /// calling thread; then calls each sink's ``FrameSink/finish()``. Stops at the first error,
+    /// from rendering, an encoder or a sink (and then finishes no sink).
+    public func render<Out: LaneChannel>(_ scenes: [FrameScene], to sinks: [any FrameSink<Out>]) throws {
+        let sinks = sinks.map { ErasedFrameSink($0) }
+        let workers = DispatchQueue(label: "kira.encode", attributes: .concurrent)
+        var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch)?
         // The canvases of the batch before last, reused: no new pages to fault in per batch.
         var spare: [RGBAImage<Out>] = []
+        // The last frame given to the encoders, which the next frame's encoders compare with.
+        // Holding it keeps its pixels: the renderer's next write to that canvas copies first.
+        var previous: RGBAImage<Out>?
         var start = 0
         while start < scenes.count || pending != nil {
             var frames = spare
@@ -43,44 +44,58 @@ public final class FrameSequenceRenderer {
             // The batch before this one has been encoding meanwhile: hand it over in order.
             if let (first, done, results) = pending {
                 results.group.wait()
-                for (offset, result) in results.take().enumerated() {
-                    try deliver(first + offset, try result.get())
+                for (offset, frame) in done.enumerated() {
+                    for (s, sink) in sinks.enumerated() {
+                        try sink.consume(frame, first + offset, try results.take(offset, s).get())
+                    }
                 }
                 spare = done
                 pending = nil
             }
             if !frames.isEmpty {
-                let batch = EncodedBatch<Encoded>(count: frames.count)
+                let batch = EncodedBatch(frames: frames.count, sinks: sinks.count)
                 for (offset, frame) in frames.enumerated() {
-                    encoders.async(group: batch.group) { batch.store(offset, Result { try encode(frame) }) }
+                    let before = offset == 0 ? previous : frames[offset - 1]
+                    let index = start + offset
+                    for (s, sink) in sinks.enumerated() {
+                        let encode = sink.encode
+                        workers.async(group: batch.group) { batch.store(offset, s, Result { try encode(frame, before, index) }) }
+                    }
                 }
+                previous = frames.last
                 pending = (start, frames, batch)
                 start += frames.count
             }
         }
+        for sink in sinks { try sink.finish() }
     }
 }
 
-/// The encoded frames of one batch, filled in by encoder threads.
-private final class EncodedBatch<Encoded: Sendable>: @unchecked Sendable {
+/// What the sinks' encoders made of one batch, filled in by worker threads.
+private final class EncodedBatch: @unchecked Sendable {
     let group = DispatchGroup()
-    private var results: [Result<Encoded, any Error>?]
+    private let sinks: Int
+    private var results: [Result<any Sendable, any Error>]
     private let lock = DispatchSemaphore(value: 1)
 
-    init(count: Int) {
-        results = Array(repeating: nil, count: count)
+    init(frames: Int, sinks: Int) {
+        self.sinks = sinks
+        results = Array(repeating: .success(()), count: frames * sinks)
     }
 
-    func store(_ index: Int, _ result: Result<Encoded, any Error>) {
+    func store(_ frame: Int, _ sink: Int, _ result: Result<any Sendable, any Error>) {
         lock.wait()
-        results[index] = result
+        results[frame * sinks + sink] = result
         lock.signal()
     }
 
-    /// The results, once `group` has been waited for.
-    func take() -> [Result<Encoded, any Error>] {
+    /// Frame `frame`'s result for sink `sink`, once `group` has been waited for; released here,
+    /// so that a batch's encoded bytes are not all held until its last frame is consumed.
+    func take(_ frame: Int, _ sink: Int) -> Result<any Sendable, any Error> {
         lock.wait()
         defer { lock.signal() }
-        return results.map { $0! }
+        let result = results[frame * sinks + sink]
+        results[frame * sinks + sink] = .success(())
+        return result
     }
 }

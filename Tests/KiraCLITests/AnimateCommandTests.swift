@@ -19,6 +19,21 @@ import Testing
         // Its first frame is the first numbered frame.
         #expect(try PNGCodec.decode(apng) == PNGCodec.read(workspace.file("output/frames/frame-0000.png")))
         #expect(try PNGCodec.read(workspace.file("output/sheet.png")).width > 80)
+        // Later frames store only what changed; composed as players do (apngdis, where
+        // installed), each is the numbered frame.
+        #expect(chunks.filter { $0.type == "fcTL" }.dropFirst().allSatisfy { PNGChunks.readBigEndian($0.data, 4) < 80 })
+        guard let apngdis = ["/usr/bin/apngdis", "/usr/local/bin/apngdis"].first(where: FileManager.default.isExecutableFile) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: apngdis)
+        process.arguments = ["flip.png", "split-"]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.file("output"))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for k in 0..<7 {
+            #expect(try PNGCodec.read(workspace.file("output/split-\(k + 1).png")) == PNGCodec.read(workspace.file("output/frames/frame-000\(k).png")), "frame \(k)")
+        }
     }
 
     @Test func framesEqualSingleRenders() throws {

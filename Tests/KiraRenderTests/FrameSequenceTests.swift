@@ -13,39 +13,71 @@ import Testing
         }
     }
 
+    /// Encodes each frame as a PNG and records what it was given.
+    final class RecordingSink: FrameSink {
+        var frames: [RGBAImage<UInt8>] = []
+        var decoded: [RGBAImage<UInt8>] = []
+        var previousOK: [Bool] = []
+        var indices: [Int] = []
+        var finished = 0
+        let failEncodingAt: Int?
+        let failConsumingAt: Int?
+
+        init(failEncodingAt: Int? = nil, failConsumingAt: Int? = nil) {
+            self.failEncodingAt = failEncodingAt
+            self.failConsumingAt = failConsumingAt
+        }
+
+        func makeEncoder() -> FrameEncoder<UInt8, (png: [UInt8], previous: RGBAImage<UInt8>?, index: Int)> {
+            let failAt = failEncodingAt
+            return { frame, previous, index in
+                if index == failAt { throw Refused() }
+                return (try PNGCodec.encode(frame, options: .fast), previous, index)
+            }
+        }
+
+        func consume(_ frame: RGBAImage<UInt8>, index: Int,
+                     encoded: (png: [UInt8], previous: RGBAImage<UInt8>?, index: Int)) throws {
+            if index == failConsumingAt { throw Refused() }
+            indices.append(index)
+            #expect(encoded.index == index)
+            previousOK.append(encoded.previous == frames.last)
+            frames.append(frame)
+            decoded.append(try PNGCodec.decode(encoded.png).rgba8)
+        }
+
+        func finish() throws { finished += 1 }
+    }
+
     @Test(arguments: [1, 3, 8])
     func framesArriveInOrderAndEqualSingleRenders(batchSize: Int) throws {
         let scenes = Self.scenes(7)
-        var delivered: [Int] = []
-        var frames: [RGBAImage<UInt8>] = []
-        try FrameSequenceRenderer(threads: 2, batchSize: batchSize).render(
-            scenes, as: UInt8.self, encode: { try PNGCodec.encode($0, options: .fast) },
-            deliver: { index, bytes in
-                delivered.append(index)
-                frames.append(try PNGCodec.decode(bytes).rgba8)
-            })
-        #expect(delivered == Array(0..<7))
+        let first = RecordingSink(), second = RecordingSink()
+        try FrameSequenceRenderer(threads: 2, batchSize: batchSize).render(scenes, to: [first, second])
+        for sink in [first, second] {
+            #expect(sink.indices == Array(0..<7))
+            #expect(sink.finished == 1)
+            // Each encoder saw the frame before its own (nil for the first), unchanged.
+            #expect(sink.previousOK == Array(repeating: true, count: 7))
+        }
         for (k, scene) in scenes.enumerated() {
             var single = RGBAImage<UInt8>(width: 0, height: 0)
             try FrameRenderer(threads: 1).render(scene, into: &single)
-            #expect(frames[k] == single, "frame \(k)")
+            #expect(first.frames[k] == single, "frame \(k)")
+            #expect(first.decoded[k] == single, "frame \(k), encoded")
         }
     }
 
     struct Refused: Error {}
 
     @Test func errorsStopTheSequence() {
-        var delivered = 0
+        let failing = RecordingSink(failEncodingAt: 0)
+        #expect(throws: Refused.self) { try FrameSequenceRenderer(batchSize: 2).render(Self.scenes(5), to: [failing]) }
+        #expect(failing.indices.isEmpty && failing.finished == 0)
+        let refusing = RecordingSink(failConsumingAt: 3), other = RecordingSink()
         #expect(throws: Refused.self) {
-            try FrameSequenceRenderer(batchSize: 2).render(
-                Self.scenes(5), as: UInt8.self, encode: { _ in throw Refused() }, deliver: { _, _ in delivered += 1 })
+            try FrameSequenceRenderer(batchSize: 2).render(Self.scenes(5), to: [refusing, other])
         }
-        #expect(delivered == 0)
-        #expect(throws: Refused.self) {
-            try FrameSequenceRenderer(batchSize: 2).render(
-                Self.scenes(5), as: UInt8.self, encode: { _ in [1] },
-                deliver: { index, _ in if index == 3 { throw Refused() }; delivered += 1 })
-        }
-        #expect(delivered == 3)
+        #expect(refusing.indices == [0, 1, 2] && refusing.finished == 0 && other.finished == 0)
     }
 }

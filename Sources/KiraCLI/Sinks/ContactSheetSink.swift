@@ -1,0 +1,36 @@
+import Kira
+
+/// Collects the frames a sheet shows (``ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,
+/// and writes them as a contact sheet (``ContactSheet``) after the last.
+final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
+    private let path: String
+    private let columns: Int
+    private let times: [Double]
+    private var cells: [(time: Double, image: RGBAImage<UInt8>)] = []
+    private static var cellWidth: Int { 200 }
+
+    /// A sheet of the frames shown at `times` (one per frame), in `columns` columns.
+    init(path: String, columns: Int, times: [Double]) {
+        self.path = path
+        self.columns = columns
+        self.times = times
+    }
+
+    func makeEncoder() -> FrameEncoder<Channel, RGBAImage<UInt8>?> {
+        let shown = Set(ContactSheet.frameIndices(count: times.count))
+        return { frame, _, index in
+            guard shown.contains(index) else { return nil }
+            // The cell's size as ContactSheet computes it, so that it scales each frame once.
+            let height = max(1, (Self.cellWidth * frame.height + frame.width / 2) / frame.width)
+            return eightBit(frame).resized(width: Self.cellWidth, height: height)
+        }
+    }
+
+    func consume(_ frame: RGBAImage<Channel>, index: Int, encoded cell: RGBAImage<UInt8>?) throws {
+        if let cell { cells.append((times[index], cell)) }
+    }
+
+    func finish() throws {
+        try PNGCodec.write(ContactSheet.make(frames: cells, columns: columns, cellWidth: Self.cellWidth), to: path)
+    }
+}
