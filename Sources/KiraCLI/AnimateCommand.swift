@@ -82,7 +82,6 @@ struct AnimateCommand: ParsableCommand {
             }
             guard duration == nil else { throw ValidationError("give --loops or --duration, not both") }
         }
-        if !videos.video.isEmpty, depth.depth == 16 { throw ValidationError("--video takes 8-bit frames; leave out --depth 16") }
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
             throw ValidationError("output paths must not be empty")
         }

@@ -101,6 +101,16 @@ import Testing
         #expect(workspace.outputs().isEmpty, "\(arguments): \(workspace.outputs())")
     }
 
+    /// 16-bit frames for the PNGs, the same frames rounded to 8 bits for the video.
+    @Test func sixteenBitFramesAndAVideoInOneRun() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "10", "--size", "40x40", "--depth", "16",
+                                       "--output-dir", "output/f", "--video", "output/a.gif")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try PNGCodec.read(workspace.file("output/f/frame-0000.png")).bitDepth == 16)
+        #expect(try Self.probe(workspace.file("output/a.gif"))["nb_read_frames"] == "7")
+    }
+
     @Test func loopsNeedALoopingPreset() throws {
         let workspace = try Workspace()
         let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--loops", "2", "--video", "output/a.gif")
