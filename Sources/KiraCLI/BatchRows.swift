@@ -12,7 +12,7 @@ enum BatchRows {
     static let textures = ["art", "mask", "back", "back_mask"]
     /// Value columns: the render options that change the picture.
     static let values = ["tilt_x", "tilt_y", "flip", "axis", "perspective", "tilt_perspective", "size",
-                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation"]
+                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation", "compression"]
     /// On/off columns: `true`/`false` (also `yes`/`no`, `1`/`0`).
     static let flags = ["crossfade"]
 
@@ -71,7 +71,7 @@ enum BatchRows {
         return FrameJob(
             row: row.number, output: render.output.path,
             textures: CardTextures(art: card.art, mask: card.mask, back: card.back, backMask: card.backMask),
-            depth: render.output.depth.depth,
+            depth: render.output.depth.depth, encoding: render.output.compression.options,
             record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]),
             scene: { front, back in render.scene(front: front, back: back) })
     }

@@ -35,11 +35,11 @@ struct RenderCommand: ParsableCommand {
         if output.depth.depth == 16 {
             var image = RGBAImage<UInt16>(width: 0, height: 0)
             try renderer.render(scene, into: &image)
-            try PNGCodec.write(image, to: path)
+            try PNGCodec.write(image, to: path, options: output.compression.options)
         } else {
             var image = RGBAImage<UInt8>(width: 0, height: 0)
             try renderer.render(scene, into: &image)
-            try PNGCodec.write(image, to: path)
+            try PNGCodec.write(image, to: path, options: output.compression.options)
         }
     }
 }

@@ -71,9 +71,9 @@ struct ShadeCommand: ParsableCommand {
             return image
         }
         if output.depth.depth == 16 {
-            try PNGCodec.write(try shade(UInt16.self), to: path)
+            try PNGCodec.write(try shade(UInt16.self), to: path, options: output.compression.options)
         } else {
-            try PNGCodec.write(try shade(UInt8.self), to: path)
+            try PNGCodec.write(try shade(UInt8.self), to: path, options: output.compression.options)
         }
     }
 }

@@ -39,17 +39,20 @@ public struct FrameJob {
     public var textures: CardTextures
     /// 8 or 16 bits per channel.
     public var depth: Int
+    /// How the PNG is compressed.
+    public var encoding: PNGCodec.EncodingOptions
     /// The row's record; the texture hashes are filled in from the bytes actually decoded.
     public var record: OutputRecord
     /// The frame's scene, given the card's faces (the default canvas depends on the art's size).
     public var scene: (_ front: CardFace, _ back: CardFace) -> FrameScene
 
-    public init(row: Int, output: String, textures: CardTextures, depth: Int, record: OutputRecord,
-                scene: @escaping (CardFace, CardFace) -> FrameScene) {
+    public init(row: Int, output: String, textures: CardTextures, depth: Int, encoding: PNGCodec.EncodingOptions = .standard,
+                record: OutputRecord, scene: @escaping (CardFace, CardFace) -> FrameScene) {
         self.row = row
         self.output = output
         self.textures = textures
         self.depth = depth
+        self.encoding = encoding
         self.record = record
         self.scene = scene
     }
@@ -65,7 +68,7 @@ public struct FrameJob {
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
-/// Frames are encoded with ``PNGCodec/EncodingOptions/standard``, as `kira render` writes them.
+/// Frames are encoded with each job's ``FrameJob/encoding``.
 public final class CatalogueRenderer {
     public let frameRenderer: FrameRenderer
     public let cache: TextureCache
@@ -139,7 +142,7 @@ public final class CatalogueRenderer {
                     record.textures = faces.hashes
                     records.append(record)
                 }
-                let outputs = indices.map { jobs[$0].output }
+                let outputs = indices.map { (path: jobs[$0].output, encoding: jobs[$0].encoding) }
                 if first.depth == 16 {
                     written = pipeline.render(scenes, as: UInt16.self, on: frameRenderer, jobs: indices, outputs: outputs, records: records) || written
                 } else {
@@ -198,7 +201,10 @@ public final class CatalogueRenderer {
 private struct Pipeline {
     let report: (Int, CatalogueRenderer.Outcome) -> Void
     private let writers = DispatchQueue(label: "kira.batch.write", attributes: .concurrent)
-    private var pending: (jobs: [Int], results: WrittenBatch)?
+    private var pending: (jobs: [Int], results: WrittenBatch, frames: Any)?
+    /// The canvases of the batch before last, written out and reused: no new pages to fault in
+    /// per batch.
+    private var spare: Any?
     private var directories: Set<String> = []
 
     init(report: @escaping (Int, CatalogueRenderer.Outcome) -> Void) {
@@ -209,9 +215,10 @@ private struct Pipeline {
     /// whether rendering succeeded (writing is reported later).
     mutating func render<Out: LaneChannel>(
         _ scenes: [FrameScene], as: Out.Type, on renderer: FrameRenderer,
-        jobs: [Int], outputs: [String], records: [OutputRecord]
+        jobs: [Int], outputs: [(path: String, encoding: PNGCodec.EncodingOptions)], records: [OutputRecord]
     ) -> Bool {
-        var frames: [RGBAImage<Out>] = []
+        var frames = spare as? [RGBAImage<Out>] ?? []
+        spare = nil
         do {
             try renderer.render(scenes, into: &frames)
         } catch {
@@ -223,33 +230,36 @@ private struct Pipeline {
         let batch = WrittenBatch(count: frames.count)
         for (offset, frame) in frames.enumerated() {
             let output = outputs[offset], record = records[offset]
-            if let failure = makeDirectory(for: output) {
+            if let failure = makeDirectory(for: output.path) {
                 batch.store(offset, .failed(failure))
                 continue
             }
             writers.async(group: batch.group) {
-                batch.store(offset, Self.write(frame, to: output, record: record))
+                batch.store(offset, Self.write(frame, to: output.path, encoding: output.encoding, record: record))
             }
         }
-        pending = (jobs, batch)
+        pending = (jobs, batch, frames)
         return true
     }
 
     /// Waits for the batch being written and reports it.
     mutating func finishPending() {
-        guard let (jobs, results) = pending else { return }
+        guard let (jobs, results, frames) = pending else { return }
         results.group.wait()
         for (job, outcome) in zip(jobs, results.take()) { report(job, outcome) }
+        spare = frames
         pending = nil
     }
 
     /// Encodes, records, writes: the record goes first, so that a kill in between leaves an
     /// output that does not match its record (and is made again), never one wrongly up to date.
-    private static func write<Out: LaneChannel>(_ frame: RGBAImage<Out>, to output: String, record: OutputRecord) -> CatalogueRenderer.Outcome {
+    private static func write<Out: LaneChannel>(
+        _ frame: RGBAImage<Out>, to output: String, encoding: PNGCodec.EncodingOptions, record: OutputRecord
+    ) -> CatalogueRenderer.Outcome {
         do throws(ImageFileError) {
             let bytes: [UInt8]
             do throws(ImageFileError) {
-                bytes = try PNGCodec.encode(frame)
+                bytes = try PNGCodec.encode(frame, options: encoding)
             } catch {
                 throw ImageFileError(path: output, reason: error.reason)
             }

@@ -60,7 +60,7 @@ import Testing
         // JSON Lines too, with the columns the CSV leaves out.
         let jsonl = """
             {"output": "out/j1.png", "art": "art/card1.png", "back": "art/card0.png", "flip": 120, "axis": "xy", "crossfade": true, "depth": 16, "size": "70x90"}
-            {"output": "out/j2.png", "art": "art/card0.png", "mask": "../textures/mask.png", "size": "64x80", "tilt_x": -4.5, "shader": "threejs", "perspective": 0.3, "tilt_perspective": 0.8, "y_flip": "height", "angle_strength": 3, "rotation": "standard"}
+            {"output": "out/j2.png", "art": "art/card0.png", "mask": "../textures/mask.png", "size": "64x80", "tilt_x": -4.5, "shader": "threejs", "perspective": 0.3, "tilt_perspective": 0.8, "y_flip": "height", "angle_strength": 3, "rotation": "standard", "compression": "fast"}
             """
         try jsonl.write(toFile: workspace.file("cat/more.jsonl"), atomically: true, encoding: .utf8)
 
@@ -86,7 +86,7 @@ import Testing
                             "--crossfade", "--depth", "16", "--size", "70x90"]),
             ("out/j2.png", ["--art", "cat/art/card0.png", "--mask", "textures/mask.png", "--size", "64x80",
                             "--tilt-x=-4.5", "--shader", "threejs", "--perspective", "0.3", "--tilt-perspective", "0.8",
-                            "--y-flip", "height", "--angle-strength", "3", "--rotation", "standard"]),
+                            "--y-flip", "height", "--angle-strength", "3", "--rotation", "standard", "--compression", "fast"]),
         ] {
             let render = try CLIRunner.run(in: workspace, ["render"] + arguments + ["-o", "output/r.png"])
             #expect(render.status == 0, "\(render.stderr)")
@@ -283,7 +283,7 @@ import Testing
         let notColumns: Set<String> = ["threads", "help", "version"]
         let manifestColumns = Set(["output", "art", "mask", "back", "back_mask", "tilt_x", "tilt_y", "flip", "axis",
                                    "perspective", "tilt_perspective", "crossfade", "size", "background", "depth",
-                                   "shader", "angle_strength", "y_flip", "rotation"])
+                                   "shader", "angle_strength", "y_flip", "rotation", "compression"])
         #expect(options.subtracting(notColumns) == manifestColumns)
         let batchHelp = try workspace.run("batch", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
         for column in manifestColumns { #expect(batchHelp.contains(column), "\(column) not in kira batch --help") }
@@ -328,5 +328,22 @@ extension CLIRunner {
         }
         #expect(rendered == outputs.count)
         #expect(outputs.allSatisfy { workspace.exists("cat/" + $0) })
+    }
+}
+
+/// `--compression fast` writes the same pixels as the default, in other (larger) bytes.
+@Suite struct CompressionOptionTests {
+    @Test func fastCompressionKeepsThePixels() throws {
+        let workspace = try Workspace()
+        for compression in ["standard", "fast"] {
+            let result = try workspace.run("render", "--art", "textures/front.png", "--mask", "textures/mask.png",
+                                           "--tilt-x", "5", "--size", "60x80", "--compression", compression, "-o", "output/\(compression).png")
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let standard = try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/standard.png")))
+        let fast = try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/fast.png")))
+        #expect(standard != fast)
+        #expect(try PNGCodec.read(workspace.file("output/standard.png")) == PNGCodec.read(workspace.file("output/fast.png")))
+        #expect(try workspace.run("render", "--compression", "best").status == 2)
     }
 }

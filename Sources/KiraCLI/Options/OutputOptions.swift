@@ -34,6 +34,17 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
 
     @OptionGroup var depth: DepthOptions
 
+    @Option(help: ArgumentHelp(
+        "PNG compression: standard (zlib level 6, adaptive filters) or fast (zlib level 1, SUB filter: several times faster to write, larger files).",
+        valueName: "standard|fast"))
+    var compression: Compression = .standard
+
+    enum Compression: String, ExpressibleByArgument, CaseIterable {
+        case standard, fast
+
+        var options: PNGCodec.EncodingOptions { self == .standard ? .standard : .fast }
+    }
+
     func validate() throws {
         if let output { try OutputPath.checkPNG(output, option: "--output") }
     }
