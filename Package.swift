@@ -102,7 +102,7 @@ let targets: [Target] = [
     .testTarget(
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
         exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),

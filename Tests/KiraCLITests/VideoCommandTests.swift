@@ -1,21 +1,11 @@
 import Foundation
 import Kira
+import KiraTestSupport
 import Testing
 
 /// `kira animate --video`: the real ffmpeg, checked with ffprobe and webpmux; faults end to end.
 @Suite struct VideoCommandTests {
-    /// ffprobe's fields for the first video stream (frames counted by decoding).
-    static func probe(_ path: String) throws -> [String: String] {
-        let output = try Tool.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                             "stream=codec_name,pix_fmt,width,height,nb_read_frames:format=duration",
-                                             "-of", "default=noprint_wrappers=1", path])
-        var fields: [String: String] = [:]
-        for line in String(decoding: output.stdout, as: UTF8.self).split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { fields[parts[0]] = parts[1] }
-        }
-        return fields
-    }
+    static func probe(_ path: String) throws -> [String: String] { try MediaTools.probe(path) }
 
     @Test func oneRenderWritesEveryVideoAndThePNGOutputs() throws {
         let workspace = try Workspace()
@@ -33,10 +23,10 @@ import Testing
             let fields = try Self.probe(workspace.file("output/" + name))
             #expect(fields["codec_name"] == codec && fields["pix_fmt"] == pixelFormat, "\(name): \(fields)")
             #expect("\(fields["width"] ?? "")x\(fields["height"] ?? "")" == size, "\(name): \(fields)")
-            #expect(fields["nb_read_frames"] == "16" && abs((Double(fields["duration"] ?? "") ?? 0) - 4) < 0.01, "\(name): \(fields)")
+            #expect(fields["nb_read_frames"] == "16" && abs((Double(fields["format.duration"] ?? "") ?? 0) - 4) < 0.01, "\(name): \(fields)")
         }
-        let webp = String(decoding: try Tool.run("webpmux", ["-info", workspace.file("output/a.webp")]).stdout, as: UTF8.self)
-        #expect(webp.contains("Canvas size: 47 x 65") && webp.contains("Loop Count : 0") && webp.contains("Number of frames: 16"), "\(webp)")
+        let webp = try MediaTools.webpInfo(workspace.file("output/a.webp"))
+        #expect(webp.width == 47 && webp.height == 65 && webp.loopCount == 0 && webp.durations == Array(repeating: 250, count: 16), "\(webp)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/frames")).count == 16)
     }
 
@@ -53,7 +43,9 @@ import Testing
                                            "--background", "#203040", "-o", "output/\(name)")
             #expect(render.status == 0, "\(render.stderr)")
         }
-        let decoded = try Tool.decodeFrame(workspace.file("output/a.mp4"), width: 48, height: 66)
+        let frame = try MediaTools.decodeFrame(workspace.file("output/a.mp4"))
+        #expect(frame.width == 48 && frame.height == 66)
+        let decoded = RGBAImage<UInt8>(width: frame.width, height: frame.height, channels: frame.channels)
         var cropped = RGBAImage<UInt8>(width: 47, height: 65)
         for y in 0..<65 { for x in 0..<47 { cropped[x, y] = decoded[x, y] } }
         let same = ImageComparison(.rgba8(cropped), try PNGCodec.read(workspace.file("output/same.png")))
@@ -169,7 +161,7 @@ import Testing
         }
         guard let child else {
             process.terminate()
-            throw Tool.Failure(message: "no ffmpeg child appeared")
+            throw MediaTools.Failure(message: "no ffmpeg child appeared")
         }
         usleep(500_000)
         #expect(process.isRunning, "the encode finished too soon to test")
@@ -188,35 +180,8 @@ import Testing
     }
 }
 
-/// Media tools and /proc, for the tests above.
+/// Processes, from /proc, for the tests above.
 enum Tool {
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
-    }
-
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
-    }
-
-    /// The first frame of a video, decoded by ffmpeg to RGBA.
-    static func decodeFrame(_ path: String, width: Int, height: Int) throws -> RGBAImage<UInt8> {
-        let output = try run("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
-        guard output.status == 0, output.stdout.count == width * height * 4 else {
-            throw Failure(message: "ffmpeg decoded \(output.stdout.count) bytes of \(path), status \(output.status)")
-        }
-        return RGBAImage(width: width, height: height, channels: [UInt8](output.stdout))
-    }
-
     /// Children of `parent` whose command name is `name` (from /proc).
     static func children(of parent: pid_t, named name: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KiraImage
+import KiraTestSupport
 
 /// Checks an APNG file chunk by chunk and returns its frames as a player shows them: each
 /// frame's rectangle decoded and composed onto the canvas the frame before left.

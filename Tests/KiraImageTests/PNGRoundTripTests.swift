@@ -1,5 +1,6 @@
 import Testing
 @testable import KiraImage
+import KiraTestSupport
 
 @Suite struct PNGRoundTripTests {
     @Test(arguments: [PNGCodec.EncodingOptions.standard, .fast, .init(compressionLevel: 0, filters: .none),

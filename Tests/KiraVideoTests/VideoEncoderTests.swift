@@ -1,5 +1,6 @@
 import Foundation
 import KiraImage
+import KiraTestSupport
 import Testing
 @testable import KiraVideo
 
@@ -20,18 +21,30 @@ import Testing
         return image
     }
 
-    func write(_ name: String, in directory: TemporaryDirectory, transparent: Bool = true,
-               quality: Int? = nil, outputWidth: Int? = nil) throws -> String {
-        let path = directory.path + "/" + name
-        let encoder = try VideoEncoder(
-            path: path,
+    /// An encoder for 33×21 frames at 10 frames/s into `directory/name`.
+    func encoder(_ name: String, in directory: TemporaryDirectory, transparent: Bool = true,
+                 quality: Int? = nil, outputWidth: Int? = nil) throws -> VideoEncoder {
+        try VideoEncoder(
+            path: directory.path + "/" + name,
             settings: VideoSettings(width: Self.width, height: Self.height, framesPerSecond: Self.fps,
                                     quality: quality, transparent: transparent, matte: SIMD3(16, 32, 48),
                                     outputWidth: outputWidth),
             ffmpeg: try FFmpegProgram.locate())
+    }
+
+    /// Writes the 7 test frames; the video's path.
+    func write(_ name: String, in directory: TemporaryDirectory, transparent: Bool = true,
+               quality: Int? = nil, outputWidth: Int? = nil) throws -> String {
+        let encoder = try encoder(name, in: directory, transparent: transparent, quality: quality, outputWidth: outputWidth)
         for k in 0..<Self.frameCount { try encoder.append(Self.frame(k, transparentRight: transparent)) }
         try encoder.finish()
-        return path
+        return encoder.path
+    }
+
+    /// Frame `index` of a video, decoded by ffmpeg.
+    func decodeFrame(_ path: String, index: Int = 0) throws -> RGBAImage<UInt8> {
+        let frame = try MediaTools.decodeFrame(path, index: index)
+        return RGBAImage(width: frame.width, height: frame.height, channels: frame.channels)
     }
 
     @Test func mp4IsH264Yuv420pPaddedToEvenWithTheIndexFirst() throws {
@@ -54,7 +67,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try write("clip.mp4", in: directory, transparent: false)
         for k in [0, 3] {
-            let decoded = try MediaTools.decodeFrame(path, index: k)
+            let decoded = try decodeFrame(path, index: k)
             let input = Self.frame(k, transparentRight: false)
             var total = 0.0, other = 0.0
             for y in 0..<Self.height {
@@ -75,7 +88,7 @@ import Testing
 
     @Test func mp4FlattensTransparencyOntoTheMatte() throws {
         let directory = try TemporaryDirectory()
-        let decoded = try MediaTools.decodeFrame(try write("clip.mp4", in: directory, transparent: true))
+        let decoded = try decodeFrame(try write("clip.mp4", in: directory, transparent: true))
         // In the transparent band, on the right, and in the padding column (33).
         for (x, y) in [(12, 10), (29, 10), (33, 5)] {
             let pixel = decoded[x, y]
@@ -113,7 +126,7 @@ import Testing
         // NETSCAPE2.0 application extension with loop count 0 (forever).
         let netscape = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + 11, bytes.count)]) == Array("NETSCAPE2.0".utf8) })
         #expect(bytes[netscape + 13] == 0 && bytes[netscape + 14] == 0)
-        let decoded = try MediaTools.decodeFrame(path)
+        let decoded = try decodeFrame(path)
         #expect(decoded[12, 10].w == 0 && decoded[29, 10].w == 0 && decoded[3, 10].w == 255 && decoded[20, 10].w == 255)
     }
 
@@ -153,10 +166,7 @@ import Testing
     /// this test process), no file.
     @Test func ffmpegKilledMidStreamLeavesNothing() throws {
         let directory = try TemporaryDirectory()
-        let encoder = try VideoEncoder(
-            path: directory.path + "/clip.mp4",
-            settings: VideoSettings(width: Self.width, height: Self.height, framesPerSecond: Self.fps, transparent: false),
-            ffmpeg: try FFmpegProgram.locate())
+        let encoder = try encoder("clip.mp4", in: directory, transparent: false)
         try encoder.append(Self.frame(0))
         kill(encoder.processID, SIGKILL)
         var failure: VideoError?
@@ -177,10 +187,7 @@ import Testing
 
     @Test func cancelStopsFFmpegAndRemovesTheFile() throws {
         let directory = try TemporaryDirectory()
-        let encoder = try VideoEncoder(
-            path: directory.path + "/clip.webm",
-            settings: VideoSettings(width: Self.width, height: Self.height, framesPerSecond: Self.fps, transparent: true),
-            ffmpeg: try FFmpegProgram.locate())
+        let encoder = try encoder("clip.webm", in: directory)
         try encoder.append(Self.frame(0))
         #expect(directory.contents().count == 1, "the temporary file, hidden: \(directory.contents())")
         let pid = encoder.processID
@@ -194,10 +201,7 @@ import Testing
         // A real ffmpeg failure: libvpx's constant rate factor stops at 63 (the CLI checks this
         // before starting ffmpeg; the library leaves it to ffmpeg).
         let directory = try TemporaryDirectory()
-        let encoder = try VideoEncoder(
-            path: directory.path + "/clip.webm",
-            settings: VideoSettings(width: Self.width, height: Self.height, framesPerSecond: Self.fps, quality: 99, transparent: false),
-            ffmpeg: try FFmpegProgram.locate())
+        let encoder = try encoder("clip.webm", in: directory, transparent: false, quality: 99)
         do {
             for k in 0..<3 { try encoder.append(Self.frame(k)) }
             try encoder.finish()

@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// A fresh directory under /tmp, removed with its contents when released.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init() throws {
+    public init() throws {
         var template = Array("/tmp/kira-test-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure()
@@ -15,7 +15,7 @@ final class TemporaryDirectory {
     }
 
     /// The names in the directory, sorted.
-    func contents() -> [String] {
+    public func contents() -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -31,5 +31,5 @@ final class TemporaryDirectory {
         rmdir(path)
     }
 
-    struct Failure: Error {}
+    public struct Failure: Error {}
 }

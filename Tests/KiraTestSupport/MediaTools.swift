@@ -1,17 +1,23 @@
 import Foundation
-import KiraImage
 
 /// The real media tools the tests check videos with: ffmpeg (to decode frames back), ffprobe
 /// (codec, pixel format, size, frames, duration) and webpmux (animated WebP, which ffprobe 5
 /// cannot decode). CI installs them (.ci/run).
-enum MediaTools {
-    struct Output {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
+public enum MediaTools {
+    public struct Output {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
     }
 
-    static func run(_ program: String, _ arguments: [String]) throws -> Output {
+    public struct Failure: Error, CustomStringConvertible {
+        public var message: String
+        public init(message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    /// Runs `program` (looked up on PATH) and collects what it prints.
+    public static func run(_ program: String, _ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -19,16 +25,17 @@ enum MediaTools {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // stderr is small (errors only); reading stdout to its end first cannot block on it.
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Output(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    /// The video stream's fields as ffprobe reports them, frames counted by decoding
-    /// (`nb_read_frames`), with the container's duration as `format.duration` and the stream's
+    /// The first video stream's fields as ffprobe reports them, frames counted by decoding
+    /// (`nb_read_frames`), the container's duration as `format.duration`, and the stream's
     /// `alpha_mode` tag (WebM) as `alpha_mode`.
-    static func probe(_ path: String) throws -> [String: String] {
+    public static func probe(_ path: String) throws -> [String: String] {
         let output = try run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                           "-show_entries", "stream=codec_name,pix_fmt,width,height,nb_read_frames:stream_tags=alpha_mode:format=duration",
                                           "-of", "default=noprint_wrappers=1", path])
@@ -41,25 +48,27 @@ enum MediaTools {
         return fields
     }
 
-    /// Frame `index` of a video decoded by ffmpeg to 8-bit RGBA, with the size ffprobe reports.
-    static func decodeFrame(_ path: String, index: Int = 0) throws -> RGBAImage<UInt8> {
+    /// Frame `index` of a video decoded by ffmpeg to 8-bit RGBA: its size (as ffprobe reports
+    /// it) and `width * height * 4` channel values.
+    public static func decodeFrame(_ path: String, index: Int = 0) throws -> (width: Int, height: Int, channels: [UInt8]) {
         let fields = try probe(path)
         guard let width = fields["width"].flatMap(Int.init), let height = fields["height"].flatMap(Int.init) else {
-            throw ToolFailure(message: "ffprobe found no size in \(path): \(fields)")
+            throw Failure(message: "ffprobe found no size in \(path): \(fields)")
         }
         let output = try run("ffmpeg", ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
                                          "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
         guard output.status == 0, output.stdout.count == width * height * 4 else {
-            throw ToolFailure(message: "ffmpeg could not decode frame \(index) of \(path): \(output.stderr)")
+            throw Failure(message: "ffmpeg could not decode frame \(index) of \(path): \(output.stderr)")
         }
-        return RGBAImage(width: width, height: height, channels: [UInt8](output.stdout))
+        return (width, height, [UInt8](output.stdout))
     }
 
-    /// `webpmux -info`: canvas size, loop count, frames and their durations (ms).
-    static func webpInfo(_ path: String) throws -> (width: Int, height: Int, loopCount: Int, durations: [Int], alpha: Bool) {
+    /// `webpmux -info`: canvas size, loop count, frames and their durations (ms), and whether
+    /// the file says it has transparency.
+    public static func webpInfo(_ path: String) throws -> (width: Int, height: Int, loopCount: Int, durations: [Int], alpha: Bool) {
         let output = try run("webpmux", ["-info", path])
         let text = String(decoding: output.stdout, as: UTF8.self)
-        guard output.status == 0 else { throw ToolFailure(message: "webpmux -info \(path): \(output.stderr)") }
+        guard output.status == 0 else { throw Failure(message: "webpmux -info \(path): \(output.stderr)") }
         var width = 0, height = 0, loopCount = -1, durations: [Int] = []
         for line in text.split(separator: "\n") {
             let words = line.split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
@@ -69,10 +78,5 @@ enum MediaTools {
             if let first = words.first, Int(first) != nil, words.count >= 7 { durations.append(Int(words[6]) ?? -1) }
         }
         return (width, height, loopCount, durations, text.contains("transparency"))
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
     }
 }
