@@ -14,7 +14,7 @@ enum { slot_count = 16, path_capacity = 4096 };
 // A slot is written only while `armed` is 0, and read by the handler only while it is 1.
 static struct {
     atomic_int armed;
-    pid_t child;
+    atomic_int child;
     char path[path_capacity];
 } slots[slot_count];
 
@@ -26,7 +26,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static void on_signal(int signal) {
     for (int i = 0; i < slot_count; i++) {
         if (atomic_load(&slots[i].armed) != 1) continue;
-        if (slots[i].child > 0) kill(slots[i].child, SIGKILL);
+        pid_t child = (pid_t)atomic_load(&slots[i].child);
+        if (child > 0) kill(child, SIGKILL);
         if (slots[i].path[0] != '\0') unlink(slots[i].path);
     }
     for (int i = 0; i < 3; i++) {
@@ -56,7 +57,7 @@ int kira_guard_child(pid_t child, const char *path) {
     int found = -1;
     for (int i = 0; i < slot_count; i++) {
         if (atomic_load(&slots[i].armed) == 0) {
-            slots[i].child = child;
+            atomic_store(&slots[i].child, (int)child);
             slots[i].path[0] = '\0';
             if (path != NULL && strlen(path) < path_capacity) strcpy(slots[i].path, path);
             atomic_store(&slots[i].armed, 1);
@@ -66,6 +67,11 @@ int kira_guard_child(pid_t child, const char *path) {
     }
     pthread_mutex_unlock(&lock);
     return found;
+}
+
+void kira_guard_child_exited(int slot) {
+    if (slot < 0 || slot >= slot_count) return;
+    atomic_store(&slots[slot].child, 0);
 }
 
 void kira_unguard_child(int slot) {

@@ -71,8 +71,9 @@ public final class VideoEncoder {
             }
         } catch {
             process.kill()
-            kira_unguard_child(guardSlot)
+            kira_guard_child_exited(guardSlot)
             unlink(temporaryPath)
+            kira_unguard_child(guardSlot)
             throw error
         }
     }
@@ -99,7 +100,9 @@ public final class VideoEncoder {
         queue.close()
         writer.join()
         let status = process.wait()
-        kira_unguard_child(guardSlot)
+        // Until the file is in place, a signal still removes it (but no longer kills a process).
+        kira_guard_child_exited(guardSlot)
+        defer { kira_unguard_child(guardSlot) }
         guard ChildProcess.succeeded(status), !queue.failed else {
             unlink(temporaryPath)
             throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: process.lastErrorLines)
@@ -119,8 +122,9 @@ public final class VideoEncoder {
         queue.close()
         writer.join()
         process.wait()
-        kira_unguard_child(guardSlot)
+        kira_guard_child_exited(guardSlot)
         unlink(temporaryPath)
+        kira_unguard_child(guardSlot)
     }
 
     deinit { cancel() }

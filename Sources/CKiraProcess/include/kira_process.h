@@ -14,6 +14,10 @@
 /// SIGHUP under nohup stays ignored). Returns a slot number, or -1 when all slots are taken.
 int kira_guard_child(pid_t child, const char *path);
 
+/// The guarded child has been waited for: a signal now only removes the file (its process ID may
+/// already belong to another process). Call it right after `waitpid`.
+void kira_guard_child_exited(int slot);
+
 /// Stops guarding the slot returned by `kira_guard_child`.
 void kira_unguard_child(int slot);
 
