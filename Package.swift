@@ -105,7 +105,9 @@ let targets: [Target] = [
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(
+        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraTestSupport"],
+        exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
 ]
 
 let package = Package(

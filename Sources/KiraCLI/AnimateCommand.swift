@@ -42,7 +42,9 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var card: CardOptions
     @OptionGroup var canvas: CanvasOptions
 
-    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Write numbered frames (frame-0000.png…) into this directory.", valueName: "dir"))
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp(
+        "Write numbered frames (frame-0000.png…) and their times (frames.csv) into this directory; numbered frames of an earlier run are removed.",
+        valueName: "dir"))
     var outputDirectory: String?
 
     @Option(help: ArgumentHelp("Write an animated PNG.", valueName: "path"))
@@ -145,7 +147,7 @@ struct AnimateCommand: ParsableCommand {
         let progress = ProgressSink<Channel>(ProgressBar(total: scenes.count, label: preset.preset.rawValue, quiet: quiet))
         var sinks: [any FrameSink<Channel>] = [progress]
         if !videoEncoders.isEmpty { sinks.append(VideoSink<Channel>(videoEncoders)) }
-        if let directory { sinks.append(PNGFramesSink<Channel>(directory: directory)) }
+        if let directory { sinks.append(PNGFramesSink<Channel>(directory: directory, times: times)) }
         if let apng {
             sinks.append(try APNGSink<Channel>(path: apng, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
                                                frameCount: scenes.count, framesPerSecond: fps))

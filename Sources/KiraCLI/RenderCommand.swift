@@ -48,9 +48,6 @@ extension RenderCommand {
     /// The frame these options describe, for the card's faces. `kira batch` renders its rows
     /// through this too, so that a row and `kira render` with the same values make the same frame.
     func scene(front: CardFace, back: CardFace) -> FrameScene {
-        FrameScene(
-            front: front, back: back, pose: pose.pose, canvasSize: canvas.canvasSize,
-            background: canvas.background.value, visibility: pose.visibility,
-            parameters: shader.parameters, rotationConvention: shader.rotationConvention)
+        canvas.scene(front: front, back: back, pose: pose.pose, visibility: pose.visibility, shader: shader)
     }
 }

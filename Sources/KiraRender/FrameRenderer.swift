@@ -49,6 +49,9 @@ public struct FrameScene: Sendable {
     public var visibility: FaceVisibility
     public var parameters: KiraParameters
     public var rotationConvention: Rotation.Convention
+    /// The card's size on the canvas, as a factor about its centre (1: one face pixel per canvas
+    /// pixel); below 1 a small canvas shows the whole card instead of cropping it.
+    public var cardScale: Double = 1
 
     /// A scene with the card centred on a canvas that fits it tilted by up to ±45°.
     public init(front: CardFace, back: CardFace, pose: CardPose = CardPose(),
@@ -97,7 +100,7 @@ public struct FrameScene: Sendable {
     /// The faces to draw, bottom first.
     func layers() -> [FaceLayer] {
         let card = SIMD2(Double(front.art.width), Double(front.art.height))
-        let toCanvas = Homography.translation(SIMD2(Double(cardOrigin.x), Double(cardOrigin.y)))
+        let toCanvas = cardToCanvas
         let normal = pose.normal(convention: rotationConvention)
         let frontMap = pose.frontHomography(size: card).then(toCanvas)
         let backMap = pose.backHomography(size: card).then(toCanvas)

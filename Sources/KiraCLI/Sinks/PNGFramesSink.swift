@@ -1,20 +1,18 @@
 import Kira
 
 /// Writes every frame whole as its own PNG file, `frame-0000.png`, `frame-0001.png`, … in a
-/// directory; frames are encoded on worker threads.
+/// directory; frames are encoded on worker threads. At the end it writes the frames' times
+/// (`frames.csv`) and removes numbered frames an earlier, longer run left (``FrameDirectory``).
 final class PNGFramesSink<Channel: LaneChannel>: FrameSink {
-    let directory: String
+    let folder: FrameDirectory
+    /// Each frame's time in seconds, for the index.
+    let times: [Double]
     private let options: PNGCodec.EncodingOptions
 
-    init(directory: String, options: PNGCodec.EncodingOptions = .fast) {
-        self.directory = directory
+    init(directory: String, times: [Double], options: PNGCodec.EncodingOptions = .fast) {
+        folder = FrameDirectory(path: directory)
+        self.times = times
         self.options = options
-    }
-
-    /// The file frame `index` goes to.
-    func path(ofFrame index: Int) -> String {
-        let number = String(index)
-        return "\(directory)/frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png"
     }
 
     func makeEncoder() -> FrameEncoder<Channel, [UInt8]> {
@@ -23,8 +21,10 @@ final class PNGFramesSink<Channel: LaneChannel>: FrameSink {
     }
 
     func consume(_ frame: RGBAImage<Channel>, index: Int, encoded: [UInt8]) throws {
-        try FileIO.writeAtomically(encoded, to: path(ofFrame: index))
+        try folder.write(frame: index, bytes: encoded)
     }
 
-    func finish() throws {}
+    func finish() throws {
+        try folder.finish(times: times)
+    }
 }

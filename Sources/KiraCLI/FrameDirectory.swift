@@ -1,0 +1,63 @@
+import Kira
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder of numbered frames (`frame-0000.png`, …) and its index, `frames.csv`.
+///
+/// A run leaves exactly its own frames: numbered frames of an earlier, longer run are removed
+/// (only names of this exact form; other files are left alone), so a folder never mixes two runs.
+struct FrameDirectory {
+    let path: String
+
+    static let indexName = "frames.csv"
+
+    /// `frame-0042.png`: four digits at least, as many as the index needs.
+    static func name(_ index: Int) -> String {
+        let number = String(index)
+        return "frame-\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).png"
+    }
+
+    /// The frame number of a name this folder writes, or nil for any other name.
+    static func index(of name: String) -> Int? {
+        guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return nil }
+        let digits = name.dropFirst("frame-".count).dropLast(".png".count)
+        guard digits.count >= 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits)
+    }
+
+    func write(frame index: Int, bytes: [UInt8]) throws {
+        try FileIO.writeAtomically(bytes, to: "\(path)/\(Self.name(index))")
+    }
+
+    /// After a run of `times.count` frames: writes the index (file name and time in seconds, one
+    /// line per frame) and removes numbered frames beyond the run.
+    func finish(times: [Double]) throws {
+        var index = "file,time_s\n"
+        for (k, time) in times.enumerated() { index += "\(Self.name(k)),\(time)\n" }
+        try FileIO.writeAtomically(Array(index.utf8), to: "\(path)/\(Self.indexName)")
+        for name in try entries() {
+            guard let k = Self.index(of: name), k >= times.count else { continue }
+            guard unlink("\(path)/\(name)") == 0 || errno == ENOENT else {
+                throw InputError("\(path)/\(name): cannot remove a frame of an earlier run (\(String(cString: strerror(errno))))")
+            }
+        }
+    }
+
+    private func entries() throws -> [String] {
+        guard let directory = opendir(path) else {
+            throw InputError("\(path): cannot list the directory (\(String(cString: strerror(errno))))")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return names
+    }
+}
