@@ -21,7 +21,7 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Frame size (default 1260x1760).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Frame size.", valueName: "WxH"))
     var size = SizeArgument(width: 1260, height: 1760)
 
     @Option(help: ArgumentHelp("Frames per measured run of the SIMD paths (the sweep renders them in one pass).", valueName: "n"))

@@ -37,7 +37,7 @@ struct CompareCommand: ParsableCommand {
             help: ArgumentHelp("Fail when a channel is off by more than this, in 8-bit steps (e.g. 1; fractions for 16-bit).", valueName: "e"))
     var maxError: Double?
 
-    @Option(help: ArgumentHelp("A pixel counts as off when a channel differs by more than this, in 8-bit steps (default 1).", valueName: "e"))
+    @Option(help: ArgumentHelp("A pixel counts as off when a channel differs by more than this, in 8-bit steps.", valueName: "e"))
     var threshold: Double = 1
 
     @Flag(help: "Print one JSON object instead of a report.")

@@ -38,7 +38,7 @@ struct PoseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Perspective of the flip, 0...10 (seed 003: 0.7; 0 for none).", valueName: "p"))
     var perspective: Double = 0.7
 
-    @Option(name: .customLong("tilt-perspective"), help: ArgumentHelp("Perspective of the tilts, 0...10 (SwiftUI's default: 1).", valueName: "p"))
+    @Option(name: .customLong("tilt-perspective"), help: ArgumentHelp("Perspective of the tilts, 0...10 (1 is SwiftUI's).", valueName: "p"))
     var tiltPerspective: Double = 1
 
     @Flag(help: "Show the faces as seeds 002/003 do: an opacity crossfade by flip angle, instead of the face towards the viewer.")
