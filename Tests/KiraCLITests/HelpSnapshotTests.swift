@@ -27,7 +27,8 @@ import Testing
         return result.stdout
     }
 
-    /// Each option names its default once: not "(default 1). (default: 1.0)".
+    /// An option whose default argument-parser prints ("(default: 1.0)") does not also name it
+    /// in its own text: not "(default 1). (default: 1.0)".
     @Test func noOptionStatesItsDefaultTwice() throws {
         for command in try Self.commands() {
             var entries: [String] = []
@@ -37,7 +38,7 @@ import Testing
                 }
             }
             #expect(!entries.isEmpty, "\(command): no options found")
-            for entry in entries {
+            for entry in entries where entry.contains("(default: ") {
                 #expect(entry.components(separatedBy: "default").count <= 2, "\(command): \(entry)")
             }
         }
