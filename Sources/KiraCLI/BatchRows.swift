@@ -12,9 +12,9 @@ enum BatchRows {
     static let textures = ["art", "mask", "back", "back_mask"]
     /// Value columns: the render options that change the picture.
     static let values = ["tilt_x", "tilt_y", "flip", "axis", "perspective", "tilt_perspective", "size",
-                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation", "compression"]
+                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation", "compression", "scale"]
     /// On/off columns: `true`/`false` (also `yes`/`no`, `1`/`0`).
-    static let flags = ["crossfade"]
+    static let flags = ["crossfade", "fit"]
 
     static var columns: Set<String> { Set([output] + textures + values + flags) }
 
