@@ -115,9 +115,7 @@ struct AnimateCommand: ParsableCommand {
         let times = (0..<count).map(timing.clipTime)
         let scenes = timing.animationTimes.map { time -> FrameScene in
             let state = preset.state(at: time, drag: dragPath)
-            return FrameScene(front: faces.front.face, back: faces.back.face, pose: state.pose, canvasSize: canvas.canvasSize,
-                              background: canvas.background.value, visibility: state.visibility,
-                              parameters: shader.parameters, rotationConvention: shader.rotationConvention)
+            return canvas.scene(faces, pose: state.pose, visibility: state.visibility, shader: shader)
         }
         faces.reportAssumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }, command: "animate")
 
