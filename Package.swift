@@ -37,7 +37,7 @@ let targets: [Target] = [
     // Rotation matrices and face normals (seed 003's `normalFromTilt`).
     .target(name: "KiraGeometry", swiftSettings: nativeCPU),
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
-    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles"], swiftSettings: nativeCPU),
+    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
@@ -63,6 +63,7 @@ let targets: [Target] = [
     .executableTarget(
         name: "KiraCLI",
         dependencies: [
+            "CKiraMemory",
             "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
@@ -82,12 +83,20 @@ let targets: [Target] = [
         pkgConfig: "libcrypto",
         providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
+    // libdeflate, the system library: APNG frames compress with it (faster than zlib, smaller).
+    .systemLibrary(
+        name: "CLibDeflate",
+        pkgConfig: "libdeflate",
+        providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+    ),
     // libpng's classic API behind a setjmp that never leaves C.
     .target(name: "CKiraPNG", dependencies: ["CLibPNG"]),
     // Unnamed files (O_TMPFILE) for output that appears whole or not at all.
     .target(name: "CKiraFiles"),
     // A signal handler that stops a child process (ffmpeg) and removes its temporary file.
     .target(name: "CKiraProcess"),
+    // The CLI's malloc setting (a fixed mmap threshold: large buffers go back to the system).
+    .target(name: "CKiraMemory"),
     // Lane polyfills (floor, sqrt, min/max, conversions) as clang vector builtins.
     .target(name: "CKiraLanes"),
 

@@ -100,7 +100,7 @@ struct Bench {
     var onStart: (_ name: String, _ threads: Int) -> Void = { _, _ in }
 
     /// Every path, in the order measured.
-    static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "zlib-frames", "png-encode",
+    static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "animate-apng", "zlib-frames", "png-encode",
                             "png-encode-fast", "png-decode"]
 
     init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = []) {
@@ -189,6 +189,15 @@ struct Bench {
         if wants("animate-png") {
             let counter = EncodedBytesSink()
             try measure("animate-png", threads: maxThreads, frames: scenes.count) {
+                try sequence.render(scenes, to: [counter])
+            }
+            precondition(counter.bytes > 0)
+        }
+        // The same frames as `kira animate --apng` encodes them: the changed rectangle of each,
+        // libdeflate, on every core while the next batch renders (the file write left out).
+        if wants("animate-apng") {
+            let counter = APNGBytesSink()
+            try measure("animate-apng", threads: maxThreads, frames: scenes.count) {
                 try sequence.render(scenes, to: [counter])
             }
             precondition(counter.bytes > 0)
@@ -297,6 +306,19 @@ private final class EncodedBytesSink: FrameSink {
 
     func makeEncoder() -> FrameEncoder<UInt8, Int> {
         { frame, _, _ in try PNGCodec.encode(frame, options: .fast).count }
+    }
+
+    func consume(_ frame: RGBAImage<UInt8>, index: Int, encoded: Int) throws { bytes += encoded }
+
+    func finish() throws {}
+}
+
+/// Encodes every frame as `kira animate --apng` does, and only counts the bytes.
+private final class APNGBytesSink: FrameSink {
+    private(set) var bytes = 0
+
+    func makeEncoder() -> FrameEncoder<UInt8, Int> {
+        { frame, previous, _ in try APNGFrame.encode(frame, after: previous).imageData.count }
     }
 
     func consume(_ frame: RGBAImage<UInt8>, index: Int, encoded: Int) throws { bytes += encoded }

@@ -13,25 +13,30 @@ public struct APNGFrame: Sendable {
     /// The IHDR chunk's data of the same pixels as a PNG: size, bit depth, colour type.
     let header: [UInt8]
 
-    /// The whole of `image`, or `region` of it.
-    public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil, options: PNGCodec.EncodingOptions)
+    /// The whole of `image`, or `region` of it, compressed at libdeflate's `level`
+    /// (``PNGImageData`` has the measurements behind the default).
+    public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil, level: Int = 1)
         throws(ImageFileError) -> APNGFrame
     {
         let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
-        let png = try PNGCodec.encode(image, region: region, options: options)
-        let chunks = try PNGChunks.parse(png, name: "<encoder>")
-        return APNGFrame(region: region, imageData: chunks.filter { $0.type == "IDAT" }.flatMap(\.data),
-                         header: chunks[0].data)
+        precondition(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0
+                         && region.x + region.width <= image.width && region.y + region.height <= image.height,
+                     "the region must lie inside the image")
+        // IHDR: width, height, bit depth, colour type 6 (RGBA), deflate, adaptive filters, no interlace.
+        let header = PNGChunks.bigEndian(UInt32(region.width)) + PNGChunks.bigEndian(UInt32(region.height))
+            + [UInt8(C.bitDepth), 6, 0, 0, 0]
+        return APNGFrame(region: region, imageData: try PNGImageData.compress(image, region: region, level: level),
+                         header: header)
     }
 
     /// `image` as the frame after `previous`: only the rectangle that differs from it (a single
     /// pixel when nothing does); the whole image when there is no previous frame.
-    public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, options: PNGCodec.EncodingOptions)
+    public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, level: Int = 1)
         throws(ImageFileError) -> APNGFrame
     {
-        guard let previous else { return try encode(image, options: options) }
+        guard let previous else { return try encode(image, level: level) }
         let changed = image.changedRegion(since: previous) ?? ImageRegion(x: 0, y: 0, width: 1, height: 1)
-        return try encode(image, region: changed, options: options)
+        return try encode(image, region: changed, level: level)
     }
 }
 
@@ -106,17 +111,35 @@ public final class APNGFileWriter {
         control += [0, 0]  // dispose op none: the next frame starts from this one; blend op source
         PNGChunks.append("fcTL", control, to: &out)
         sequence += 1
-        for start in stride(from: 0, to: max(frame.imageData.count, 1), by: Self.chunkSize) {
-            let piece = frame.imageData[start..<min(start + Self.chunkSize, frame.imageData.count)]
-            if framesWritten == 0 {
-                PNGChunks.append("IDAT", Array(piece), to: &out)
-            } else {
-                PNGChunks.append("fdAT", PNGChunks.bigEndian(sequence) + piece, to: &out)
-                sequence += 1
+        try file.write(out)
+        var failure: ImageFileError?
+        frame.imageData.withUnsafeBytes { data in
+            do throws(ImageFileError) {
+                for start in stride(from: 0, to: max(data.count, 1), by: Self.chunkSize) {
+                    let piece = UnsafeRawBufferPointer(rebasing: data[start..<min(start + Self.chunkSize, data.count)])
+                    if framesWritten == 0 {
+                        try writeChunk("IDAT", prefix: [], piece)
+                    } else {
+                        try writeChunk("fdAT", prefix: PNGChunks.bigEndian(sequence), piece)
+                        sequence += 1
+                    }
+                }
+            } catch {
+                failure = error
             }
         }
-        try file.write(out)
+        if let failure { throw failure }
         framesWritten += 1
+    }
+
+    /// Writes one chunk straight from `data` (no copy), its CRC by libdeflate.
+    private func writeChunk(_ type: String, prefix: [UInt8], _ data: UnsafeRawBufferPointer) throws(ImageFileError) {
+        let head = prefix.isEmpty ? Array(type.utf8) : Array(type.utf8) + prefix
+        var crc = head.withUnsafeBytes { PNGImageData.crc32($0) }
+        crc = PNGImageData.crc32(data, continuing: crc)
+        try file.write(PNGChunks.bigEndian(UInt32(prefix.count + data.count)) + head)
+        try file.write(data)
+        try file.write(PNGChunks.bigEndian(crc))
     }
 
     /// Ends the file and puts it in place.

@@ -9,7 +9,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let paths = try #require(object["paths"] as? [[String: Any]])
         let names = Set(paths.compactMap { $0["name"] as? String })
-        #expect(names.isSuperset(of: ["scalar", "simd", "sweep", "frame", "animate-png"]), "\(names)")
+        #expect(names.isSuperset(of: ["scalar", "simd", "sweep", "frame", "animate-png", "animate-apng"]), "\(names)")
         for path in paths {
             for key in ["name", "width", "height", "frames", "threads", "seconds", "mpx_per_s"] {
                 #expect(path[key] != nil, "\(key) missing in \(path)")

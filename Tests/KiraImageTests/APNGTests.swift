@@ -102,13 +102,13 @@ enum APNGChecker {
 
     /// Writes `frames` through `APNGFileWriter` and returns the file's bytes.
     static func write<C>(_ frames: [RGBAImage<C>], fps: Int = 24, plays: UInt32 = 0, deltas: Bool = false,
-                         options: PNGCodec.EncodingOptions = .fast, in directory: TemporaryDirectory) throws -> [UInt8] {
+                         level: Int = 1, in directory: TemporaryDirectory) throws -> [UInt8] {
         let path = directory.path + "/a.png"
         let writer = try APNGFileWriter(path: path, width: frames[0].width, height: frames[0].height,
                                         frameCount: frames.count, framesPerSecond: fps, plays: plays)
         for (k, frame) in frames.enumerated() {
-            try writer.append(deltas ? APNGFrame.encode(frame, after: k == 0 ? nil : frames[k - 1], options: options)
-                                     : APNGFrame.encode(frame, options: options))
+            try writer.append(deltas ? APNGFrame.encode(frame, after: k == 0 ? nil : frames[k - 1], level: level)
+                                     : APNGFrame.encode(frame, level: level))
         }
         #expect(!FileManager.default.fileExists(atPath: path), "nothing at the path before finish()")
         try writer.finish()
@@ -124,7 +124,7 @@ enum APNGChecker {
     @Test func sixteenBitFramesSurviveTheRoundTrip() throws {
         let directory = try TemporaryDirectory()
         let frames = Self.frames(3, as: UInt16.self)
-        #expect(try APNGChecker.frames(Self.write(frames, fps: 10, plays: 1, options: PNGCodec.EncodingOptions.standard, in: directory)) == frames.map { .rgba16($0) })
+        #expect(try APNGChecker.frames(Self.write(frames, fps: 10, plays: 1, level: 6, in: directory)) == frames.map { .rgba16($0) })
     }
 
     @Test func changedRectanglesPlayAsTheWholeFrames() throws {
@@ -161,10 +161,10 @@ enum APNGChecker {
         do {
             let writer = try APNGFileWriter(path: directory.path + "/a.png", width: 4, height: 4, frameCount: 2, framesPerSecond: 30)
             // The first frame must be whole; a frame must fit the canvas and keep the layout.
-            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(image, region: ImageRegion(x: 1, y: 0, width: 3, height: 4), options: .fast)) }
-            try writer.append(APNGFrame.encode(image, options: .fast))
-            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(RGBAImage<UInt8>(width: 5, height: 4), options: .fast)) }
-            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(RGBAImage<UInt16>(width: 4, height: 4), options: .fast)) }
+            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(image, region: ImageRegion(x: 1, y: 0, width: 3, height: 4))) }
+            try writer.append(APNGFrame.encode(image))
+            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(RGBAImage<UInt8>(width: 5, height: 4))) }
+            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(RGBAImage<UInt16>(width: 4, height: 4))) }
             // One frame of two declared.
             #expect(throws: ImageFileError.self) { try writer.finish() }
         }

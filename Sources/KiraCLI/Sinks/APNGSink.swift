@@ -1,23 +1,19 @@
 import Kira
 
 /// Streams the frames into an animated PNG: each frame is encoded on a worker thread as the
-/// rectangle that changed since the frame before (``APNGFrame/encode(_:after:options:)``) and
+/// rectangle that changed since the frame before (``APNGFrame/encode(_:after:level:)``) and
 /// written to the file in order as soon as it is its turn.
 final class APNGSink<Channel: LaneChannel>: FrameSink {
     private let writer: APNGFileWriter
-    private let options: PNGCodec.EncodingOptions
 
     /// Opens the output (nothing appears at `path` before ``finish()``).
-    init(path: String, width: Int, height: Int, frameCount: Int, framesPerSecond: Int,
-         options: PNGCodec.EncodingOptions = .fast) throws {
+    init(path: String, width: Int, height: Int, frameCount: Int, framesPerSecond: Int) throws {
         writer = try APNGFileWriter(path: path, width: width, height: height, frameCount: frameCount,
                                     framesPerSecond: framesPerSecond)
-        self.options = options
     }
 
     func makeEncoder() -> FrameEncoder<Channel, APNGFrame> {
-        let options = self.options
-        return { frame, previous, _ in try APNGFrame.encode(frame, after: previous, options: options) }
+        { frame, previous, _ in try APNGFrame.encode(frame, after: previous) }
     }
 
     func consume(_ frame: RGBAImage<Channel>, index: Int, encoded: APNGFrame) throws {

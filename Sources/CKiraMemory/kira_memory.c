@@ -1,0 +1,13 @@
+#include "kira_memory.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void kira_fixed_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+#endif
+}
