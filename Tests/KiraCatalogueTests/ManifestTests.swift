@@ -109,3 +109,39 @@ import Testing
         #expect(duplicates.map(\.first) == [1, 1])
     }
 }
+
+/// Manifests made of random pieces (quotes, separators, line breaks, column names, JSON tokens):
+/// reading one either fails with a ManifestError or gives rows that only use known columns and
+/// have no empty values. Deterministic (a fixed seed), so a failure reproduces.
+@Suite struct RandomManifestTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    static let pieces = ["output", "art", "tilt_x", "background", "x", "\"", "\"\"", ",", "\n", "\r\n", "\r", " ",
+                         "a.png", "5", "-3.5", "{", "}", "[", "]", ":", "null", "true", "\u{FEFF}", "é", "\u{0}", "#"]
+
+    @Test func neverCrashesAndKeepsItsPromises() {
+        var random = Generator(state: 14)
+        for format in [Manifest.Format.csv, .jsonLines] {
+            var accepted = 0
+            for _ in 0..<3000 {
+                var text = format == .csv ? (Bool.random(using: &random) ? "output,art\n" : "") : ""
+                for _ in 0..<Int.random(in: 0..<40, using: &random) { text += Self.pieces.randomElement(using: &random)! }
+                guard let rows = try? Manifest.parse(text, format: format, name: "m", columns: ManifestTests.columns, required: "output")
+                else { continue }
+                accepted += 1
+                for (index, row) in rows.enumerated() {
+                    #expect(row.number == index + 1)
+                    #expect(row.values.keys.allSatisfy { ManifestTests.columns.contains($0) }, "\(text.debugDescription)")
+                    #expect(row.values.values.allSatisfy { !$0.isEmpty }, "\(text.debugDescription)")
+                }
+            }
+            #expect(accepted > 0, "no random \(format) manifest was accepted: the generator tests nothing")
+        }
+    }
+}
