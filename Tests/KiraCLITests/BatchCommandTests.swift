@@ -347,3 +347,19 @@ extension CLIRunner {
         #expect(try workspace.run("render", "--compression", "best").status == 2)
     }
 }
+
+/// The Kubernetes example cannot run here (no cluster); its shard count must match its completions.
+@Suite struct KubernetesExampleTests {
+    @Test func shardCountMatchesCompletions() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/kubernetes-indexed-job.yaml").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        func number(after marker: String) -> Int? {
+            guard let range = text.range(of: marker) else { return nil }
+            return Int(text[range.upperBound...].prefix { $0.isNumber })
+        }
+        let completions = number(after: "completions: "), shards = number(after: "$(SHARD_INDEX)/")
+        #expect(completions != nil && completions == shards, "completions \(String(describing: completions)), --shard …/\(String(describing: shards))")
+        #expect(text.contains("completionMode: Indexed") && text.contains("batch.kubernetes.io/job-completion-index"))
+    }
+}
