@@ -39,7 +39,9 @@ struct KiraCommand: ParsableCommand {
             // Help, version and explicit exit codes are ArgumentParser's to print; everything
             // else is one line.
             if error is ExitCode || exitCode(for: error) == .success { Self.exit(withError: error) }
-            fail(String(describing: error), command: type(of: command).configuration.commandName)
+            // A failed ffmpeg's own last words follow the line, indented.
+            fail(String(describing: error), command: type(of: command).configuration.commandName,
+                 details: (error as? VideoError)?.details.suffix(10).map { $0 } ?? [])
         }
     }
 
@@ -58,12 +60,13 @@ struct KiraCommand: ParsableCommand {
         return configuration.subcommands.compactMap { $0.configuration.commandName }.first { $0 == first }
     }
 
-    private static func fail(_ message: String, command: String?) -> Never {
+    private static func fail(_ message: String, command: String?, details: [String] = []) -> Never {
         let firstLine = oneLine(message)
         let prefix = command.map { "kira \($0)" } ?? "kira"
         let hint = command.map { " (see 'kira \($0) --help')" } ?? " (see 'kira --help')"
         let isUsage = !firstLine.contains(": ") || firstLine.hasPrefix("Unknown") || firstLine.hasPrefix("Missing")
         writeToStandardError("\(prefix): \(lowercasingFirst(firstLine))\(isUsage ? hint : "")\n")
+        for line in details { writeToStandardError("    \(line)\n") }
         Self.exit(withError: ExitCode(2))
     }
 

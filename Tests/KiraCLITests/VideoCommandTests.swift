@@ -132,6 +132,22 @@ import Testing
         #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
     }
 
+    /// A real ffmpeg that refuses its arguments (a wrapper adds an unknown option): one line from
+    /// Kira, then ffmpeg's own last lines, exit 2, no file.
+    @Test func ffmpegErrorsAreShownWithItsLastLines() throws {
+        let workspace = try Workspace()
+        let wrapper = workspace.file("ffmpeg-refusing")
+        try "#!/bin/sh\nexec ffmpeg -no_such_option 1 \"$@\"\n".write(toFile: wrapper, atomically: false, encoding: .utf8)
+        chmod(wrapper, 0o755)
+        let result = try workspace.run(card: "animate", "--preset", "showcase", "--fps", "2", "--size", "40x40",
+                                       "--video", "output/a.mp4", "--ffmpeg", "./ffmpeg-refusing")
+        #expect(result.status == 2, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.contains("ffmpeg exited with status") == true, "\(result.stderr)")
+        #expect(lines.dropFirst().contains { $0.hasPrefix("    ") && $0.contains("no_such_option") }, "\(result.stderr)")
+        #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
+    }
+
     /// Kira interrupted while encoding: it dies of the signal, ffmpeg does not outlive it, no file.
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func interruptedEncodeLeavesNoFileAndNoFFmpeg(signal: Int32) throws {
