@@ -59,12 +59,12 @@ bytes=$(stat -c %s "$out/animation.png")
 "$kira" render "${card[@]}" --tilt-x "$tx" --tilt-y "$ty" --flip "$flip" --size 2340x3170 -o "$out/kira.png"
 "$kira" compare "$out/llvmpipe.png" "$out/kira.png" --json > "$out/compare.json" || true
 
-python3 - "$first" "$second" "$bench" "$count" "$seconds" "$peak_kb" "$bytes" "$threads" < "$out/compare.json" <<'PY'
+python3 - "$first" "$second" "$bench" "$count" "$seconds" "$peak_kb" "$bytes" "$threads" "$out/compare.json" <<'PY'
 import json, sys
-first, second, bench, count, seconds, peak_kb, size, threads = sys.argv[1:]
+first, second, bench, count, seconds, peak_kb, size, threads, compare = sys.argv[1:]
 llvm = (float(first) + float(second)) / 2
 animate = int(count) / float(seconds)
-comparison = json.load(sys.stdin)
+comparison = json.load(open(compare))
 print(f"threads                          {threads}")
 print(f"llvmpipe two-pass frame          {llvm:6.1f} frames/s   (before {float(first):.1f}, after {float(second):.1f})")
 print(f"kira bench frame                 {float(bench):6.1f} frames/s   {float(bench) / llvm:5.2f}x llvmpipe")
