@@ -67,28 +67,3 @@ public struct CardPose: Sendable, Equatable {
         Homography.rotation3DEffect(degrees: 180, axis: flipAxis.vector, size: size).then(cardHomography(size: size))
     }
 }
-
-/// Which face shows.
-public enum FaceVisibility: Sendable, Equatable {
-    /// The face whose front is towards the viewer, as a solid card: nothing shows through, and
-    /// at exactly 90° neither face covers more than an edge.
-    case orientation
-    /// Seeds 002 and 003: both faces are drawn, the front with opacity `1 - flip / 180` and the
-    /// back over it with `flip / 180` (clamped), as their animated `.opacity` modifiers do.
-    case crossfade
-    /// Seed 002: the same crossfade with the back under the front (its ZStack lists the back
-    /// first), which differs from ``crossfade`` while both are partly transparent.
-    case crossfadeBackUnder
-    /// Seeds 000 and 004: the faces turn separately, each by its own angle about the flip axis
-    /// (the back is not pre-rotated, and the pose's `flip` is unused); the back is drawn first and
-    /// the front over it, each only while it faces the viewer.
-    case separateFaces(front: Double, back: Double)
-    /// Seed 001: one view turns; while it is turned by 90° or more the back's content replaces
-    /// the front's in the same, turned view, so it shows mirrored (the seed's back is plain).
-    case switchAtQuarterTurn
-}
-
-/// A side of the card.
-public enum CardSide: Sendable {
-    case front, back
-}

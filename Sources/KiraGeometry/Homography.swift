@@ -68,23 +68,22 @@ public struct Homography: Sendable, Equatable, CustomStringConvertible {
         let radians = degrees * .pi / 180
         let c = cos(radians), s = sin(radians), t = 1 - c
         let (x, y, z) = (n.x, n.y, n.z)
-        let rotation: [[Double]] = [
-            [t * x * x + c, t * x * y + s * z, t * x * z - s * y, 0],
-            [t * x * y - s * z, t * y * y + c, t * y * z + s * x, 0],
-            [t * x * z + s * y, t * y * z - s * x, t * z * z + c, 0],
-            [0, 0, 0, 1],
-        ]
+        let rotation = Matrix4(
+            SIMD4(t * x * x + c, t * x * y + s * z, t * x * z - s * y, 0),
+            SIMD4(t * x * y - s * z, t * y * y + c, t * y * z + s * x, 0),
+            SIMD4(t * x * z + s * y, t * y * z - s * x, t * z * z + c, 0),
+            SIMD4(0, 0, 0, 1))
         let eye = max(size.x, size.y) / perspective
-        var project = identity4
-        if perspective != 0 { project[2][3] = -1 / eye }
+        var project = Matrix4.identity
+        if perspective != 0 { project.rows.2.w = -1 / eye }
         let a = SIMD3(anchor.x * size.x, anchor.y * size.y, anchorZ)
-        var toAnchor = identity4, fromAnchor = identity4
-        toAnchor[3] = [-a.x, -a.y, -a.z, 1]
-        fromAnchor[3] = [a.x, a.y, a.z, 1]
-        let m = multiply(multiply(multiply(toAnchor, rotation), project), fromAnchor)
+        var toAnchor = Matrix4.identity, fromAnchor = Matrix4.identity
+        toAnchor.rows.3 = SIMD4(-a.x, -a.y, -a.z, 1)
+        fromAnchor.rows.3 = SIMD4(a.x, a.y, a.z, 1)
+        let m = toAnchor * rotation * project * fromAnchor
         // Keep rows and columns x, y and w: the view is flat (z = 0) and is flattened again.
-        func keep(_ row: Int) -> SIMD3<Double> { SIMD3(m[row][0], m[row][1], m[row][3]) }
-        return Homography(rows: keep(0), keep(1), keep(3))
+        func keep(_ row: SIMD4<Double>) -> SIMD3<Double> { SIMD3(row.x, row.y, row.w) }
+        return Homography(rows: keep(m.rows.0), keep(m.rows.1), keep(m.rows.3))
     }
 
     /// `self` followed by `next`: the effect of applying the modifier of `self`, then the one of
@@ -137,9 +136,23 @@ public struct Homography: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "Homography(\(rows.0), \(rows.1), \(rows.2))" }
 
-    private static let identity4: [[Double]] = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+}
 
-    private static func multiply(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
-        (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+/// A 4 × 4 matrix by rows, stored inline (building a `rotation3DEffect` allocates nothing).
+struct Matrix4 {
+    var rows: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>)
+
+    init(_ r0: SIMD4<Double>, _ r1: SIMD4<Double>, _ r2: SIMD4<Double>, _ r3: SIMD4<Double>) {
+        rows = (r0, r1, r2, r3)
+    }
+
+    static let identity = Matrix4(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1))
+
+    /// `a · b`, each entry summed over k = 0…3 in order from 0.
+    static func * (a: Matrix4, b: Matrix4) -> Matrix4 {
+        func row(_ r: SIMD4<Double>) -> SIMD4<Double> {
+            SIMD4<Double>.zero + r.x * b.rows.0 + r.y * b.rows.1 + r.z * b.rows.2 + r.w * b.rows.3
+        }
+        return Matrix4(row(a.rows.0), row(a.rows.1), row(a.rows.2), row(a.rows.3))
     }
 }

@@ -76,23 +76,40 @@ struct LaneProjectionJob: @unchecked Sendable {
                 }
                 fill(outRow, count: lower, with: plain)
                 fill(outRow + 4 * upper, count: width - upper, with: plain)
-                var x = lower
+                guard width >= 16 else {
+                    composite(y: y, x: 0, spans: UnsafeBufferPointer(spans), into: outRow, streaming: false, as: Out.self)
+                    continue
+                }
+                // Runs of sixteen pixels. RGBA8 runs sit on the canvas's 64-byte lines, so that each
+                // is one whole line, streamed past the caches; a run that would not fit (at the
+                // row's ends) moves inwards and is stored normally (recomputing a few pixels
+                // gives the same bytes).
+                let grid = Out.self == UInt8.self ? ((64 - Int(bitPattern: outRow) & 63) & 63) / 4 : lower % 16
+                var x = lower - ((lower - grid) % 16 + 16) % 16
+                if x < 0 {
+                    composite(y: y, x: 0, spans: UnsafeBufferPointer(spans), into: outRow, streaming: false, as: Out.self)
+                    x += 16
+                }
                 while x < upper {
-                    // Whole runs of sixteen: the last one moves left to end at the row's end
-                    // (recomputing a few pixels gives the same bytes).
-                    let start = width >= 16 ? min(x, width - 16) : x
-                    composite(y: y, x: start, spans: UnsafeBufferPointer(spans), into: outRow, as: Out.self)
-                    x = start + 16
+                    if x + 16 <= width {
+                        composite(y: y, x: x, spans: UnsafeBufferPointer(spans), into: outRow,
+                                  streaming: Out.self == UInt8.self, as: Out.self)
+                    } else {
+                        composite(y: y, x: width - 16, spans: UnsafeBufferPointer(spans), into: outRow,
+                                  streaming: false, as: Out.self)
+                    }
+                    x += 16
                 }
             }
         }
+        kira_store_fence()
     }
 
     /// Composites the faces over the background for canvas pixels `x..<x + 16` of row `y` and
     /// stores them (only those inside the canvas).
     @inline(__always)
     private func composite<Out: LaneChannel>(y: Int, x: Int, spans: UnsafeBufferPointer<RowSpan>,
-                                             into outRow: UnsafeMutablePointer<Out>, as: Out.Type) {
+                                             into outRow: UnsafeMutablePointer<Out>, streaming: Bool, as: Out.Type) {
         var r = Lanes(repeating: background.x), g = Lanes(repeating: background.y)
         var b = Lanes(repeating: background.z), a = Lanes(repeating: background.w)
         let columns = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: x)) &+ Self.laneIndex
@@ -132,7 +149,13 @@ struct LaneProjectionJob: @unchecked Sendable {
             b *= scale
         }
         let target = outRow + 4 * x
-        if x + 16 <= width {
+        if streaming {
+            // RGBA8 only: sixteen pixels are one aligned 64-byte line.
+            withUnsafeTemporaryAllocation(of: SIMD16<UInt32>.self, capacity: 1) { line in
+                Out.storeLanes(RGBLanes(r, g, b), alpha: a, to: UnsafeMutableRawPointer(line.baseAddress!))
+                kira_stream_64(UnsafeMutableRawPointer(target), line[0])
+            }
+        } else if x + 16 <= width {
             Out.storeLanes(RGBLanes(r, g, b), alpha: a, to: UnsafeMutableRawPointer(target))
         } else {
             // A canvas narrower than sixteen pixels.
@@ -246,10 +269,15 @@ struct LaneProjectionJob: @unchecked Sendable {
         return (r, g, b, a)
     }
 
-    /// Sets `count` pixels from `p` on to `pixel`.
+    /// Sets `count` pixels from `p` on to `pixel` (RGBA8 pixels streamed past the caches).
     @inline(__always)
     private func fill<Out: LaneChannel>(_ p: UnsafeMutablePointer<Out>, count: Int, with pixel: SIMD4<Out>) {
         guard count > 0 else { return }
+        if Out.self == UInt8.self {
+            kira_fill_stream_u32(UnsafeMutableRawPointer(p).assumingMemoryBound(to: UInt32.self), count,
+                                 unsafeBitCast(pixel, to: UInt32.self))
+            return
+        }
         UnsafeMutableRawPointer(p).withMemoryRebound(to: SIMD4<Out>.self, capacity: count) { pixels in
             pixels.update(repeating: pixel, count: count)
         }

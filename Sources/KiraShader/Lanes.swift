@@ -25,7 +25,7 @@ public struct RGBLanes: Sendable {
 // versions compile to.
 extension Lanes {
     @inlinable @inline(__always)
-    public static func floor(_ x: Lanes) -> Lanes { kira_floor(x) }
+    package static func floor(_ x: Lanes) -> Lanes { kira_floor(x) }
 
     @inlinable @inline(__always)
     public static func fract(_ x: Lanes) -> Lanes {
@@ -45,10 +45,10 @@ extension Lanes {
     public static func clamp(_ x: Lanes, _ lo: Lanes, _ hi: Lanes) -> Lanes { kira_min(kira_max(x, lo), hi) }
 
     @inlinable @inline(__always)
-    public static func min(_ a: Lanes, _ b: Lanes) -> Lanes { kira_min(a, b) }
+    package static func min(_ a: Lanes, _ b: Lanes) -> Lanes { kira_min(a, b) }
 
     @inlinable @inline(__always)
-    public static func max(_ a: Lanes, _ b: Lanes) -> Lanes { kira_max(a, b) }
+    package static func max(_ a: Lanes, _ b: Lanes) -> Lanes { kira_max(a, b) }
 
     @inlinable @inline(__always)
     public static func abs(_ x: Lanes) -> Lanes {
@@ -86,7 +86,7 @@ extension SIMD16<UInt32> {
 extension Lanes {
     /// `round(clamp(x, 0, 1) * maxValue)`, ties to even, as integers; `maxValue` ≤ 65535.
     @inlinable @inline(__always)
-    public static func quantized(_ x: Lanes, maxValue: Float) -> SIMD16<UInt32> {
+    package static func quantized(_ x: Lanes, maxValue: Float) -> SIMD16<UInt32> {
         let clamped = kira_min(kira_max(x, .zero), Lanes(repeating: 1))
         return kira_round_to_u32(clamped * maxValue)
     }
@@ -96,7 +96,7 @@ extension Float {
     /// `round(clamp(self, 0, 1) * maxValue)`, ties to even: the scalar twin of
     /// ``SIMD16/quantized(_:maxValue:)``.
     @inlinable
-    public func quantized(maxValue: Float) -> UInt32 {
+    package func quantized(maxValue: Float) -> UInt32 {
         let clamped = Swift.min(Swift.max(self, 0), 1)
         return UInt32((clamped * maxValue).rounded(.toNearestOrEven))
     }

@@ -117,7 +117,7 @@ public struct NoiseTables: Sendable {
 
     /// The tables of pixel row `y`, valid while this value (or a copy) is alive.
     @inlinable
-    public func rowTables(_ y: Int) -> RowTables {
+    package func rowTables(_ y: Int) -> RowTables {
         let (band, uy) = row(y)
         let base = UnsafePointer(bandTables + (band - firstBand) * 3 * paddedWidth)
         return RowTables(r0: base, ca: base + paddedWidth, dbu: base + 2 * paddedWidth,
@@ -125,15 +125,16 @@ public struct NoiseTables: Sendable {
     }
 
     /// One row's view of the tables.
-    public struct RowTables {
-        public let r0: UnsafePointer<Float>
-        public let ca: UnsafePointer<Float>
-        public let dbu: UnsafePointer<Float>
-        public let omu: UnsafePointer<Float>
-        public let uy: Float
+    @usableFromInline
+    package struct RowTables {
+        @usableFromInline package let r0: UnsafePointer<Float>
+        @usableFromInline package let ca: UnsafePointer<Float>
+        @usableFromInline package let dbu: UnsafePointer<Float>
+        @usableFromInline package let omu: UnsafePointer<Float>
+        @usableFromInline package let uy: Float
 
         @inlinable
-        public init(r0: UnsafePointer<Float>, ca: UnsafePointer<Float>, dbu: UnsafePointer<Float>,
+        package init(r0: UnsafePointer<Float>, ca: UnsafePointer<Float>, dbu: UnsafePointer<Float>,
                     omu: UnsafePointer<Float>, uy: Float) {
             self.r0 = r0
             self.ca = ca
@@ -144,7 +145,7 @@ public struct NoiseTables: Sendable {
 
         /// The seed's value noise for the sixteen pixels from column `x` (a multiple of 16).
         @inlinable @inline(__always)
-        public func valueNoise(at x: Int) -> Lanes {
+        package func valueNoise(at x: Int) -> Lanes {
             let raw = UnsafeRawPointer(r0)
             let stride = MemoryLayout<Float>.stride
             let r0 = raw.loadUnaligned(fromByteOffset: x * stride, as: Lanes.self)
@@ -157,7 +158,7 @@ public struct NoiseTables: Sendable {
 }
 
 /// Zero-filled float memory with a fixed address, freed with its owner.
-public final class TableStorage: @unchecked Sendable {
+@usableFromInline package final class TableStorage: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Float>
     let count: Int
 

@@ -151,6 +151,8 @@ static inline __attribute__((always_inline)) void kira_window_texels(
         kira_u16 low, high;
         __builtin_memcpy(&low, p + k * stride, 64);
         __builtin_memcpy(&high, p + k * stride + 16, 64);
+        // The next runs read on along the same rows: ask for those lines early.
+        __builtin_prefetch(p + k * stride + 96);
         kira_u16 left = kira_pick_u32(low, high, x0), right = kira_pick_u32(low, high, x1);
         kira_i16 top = y0 == k, bottom = y1 == k;
         a00 = top ? left : a00;
@@ -170,6 +172,33 @@ static inline __attribute__((always_inline)) kira_i16 kira_spread_weighted_i32(k
     kira_i16 counts = weight != 0.0f;
     int32_t some = __builtin_reduce_max(counts ? x : (kira_i16)(INT32_MIN));
     return counts ? x : (kira_i16)(some);
+}
+
+// Stores that bypass the caches: a frame's canvas (30 MB) is written once and not read back by
+// the renderer, so streaming it avoids reading every line into the cache before writing it.
+
+/// Stores the 64 bytes `words` at `p`, which must be 64-byte aligned, bypassing the caches.
+static inline __attribute__((always_inline)) void kira_stream_64(void *p, kira_u16 words) {
+    __builtin_nontemporal_store(words, (kira_u16 *)p);
+}
+
+/// Sets `count` 32-bit words from `p` on to `value`: whole aligned 64-byte lines streamed, the
+/// partial lines at either end stored normally.
+static inline __attribute__((always_inline)) void kira_fill_stream_u32(uint32_t *p, intptr_t count, uint32_t value) {
+    intptr_t i = 0;
+    while (i < count && ((uintptr_t)(p + i) & 63) != 0) p[i++] = value;
+    kira_u16 line = (kira_u16)(value);
+    for (; i + 16 <= count; i += 16) __builtin_nontemporal_store(line, (kira_u16 *)(p + i));
+    for (; i < count; i++) p[i] = value;
+}
+
+/// Orders streamed stores before the stores that follow (call before other threads read them).
+static inline __attribute__((always_inline)) void kira_store_fence(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_sfence();
+#else
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+#endif
 }
 
 #endif

@@ -1,0 +1,127 @@
+import KiraGeometry
+import KiraImage
+import KiraShader
+
+/// One face of the card: its art and its holo mask (any sizes, either bit depth).
+public struct CardFace: Sendable {
+    public var art: AnyRGBAImage
+    public var mask: AnyRGBAImage
+
+    public init(art: AnyRGBAImage, mask: AnyRGBAImage) {
+        self.art = art
+        self.mask = mask
+    }
+}
+
+/// What lies behind the card.
+public enum FrameBackground: Sendable, Equatable {
+    case transparent
+    /// An opaque colour, channels in 0...1.
+    case color(SIMD3<Float>)
+
+    /// Premultiplied RGBA.
+    var premultiplied: SIMD4<Float> {
+        switch self {
+        case .transparent: .zero
+        case .color(let c): SIMD4(c.x, c.y, c.z, 1)
+        }
+    }
+}
+
+/// A frame to render: the card, its pose, and the canvas around it.
+public struct FrameScene: Sendable {
+    public var front: CardFace
+    public var back: CardFace
+    public var pose: CardPose
+    public var canvasWidth: Int
+    public var canvasHeight: Int
+    public var background: FrameBackground
+    public var visibility: FaceVisibility
+    public var parameters: KiraParameters
+    public var rotationConvention: Rotation.Convention
+    /// The card's size on the canvas, as a factor about its centre (1: one face pixel per canvas
+    /// pixel); below 1 a small canvas shows the whole card instead of cropping it.
+    public var cardScale: Double = 1
+
+    /// A scene with the card centred on a canvas that fits it tilted by up to ±45°.
+    public init(front: CardFace, back: CardFace, pose: CardPose = CardPose(),
+                canvasSize: (width: Int, height: Int)? = nil, background: FrameBackground = .transparent,
+                visibility: FaceVisibility = .orientation, parameters: KiraParameters = .seed,
+                rotationConvention: Rotation.Convention = .seed) {
+        self.front = front
+        self.back = back
+        self.pose = pose
+        let size = canvasSize ?? Self.defaultCanvasSize(cardWidth: front.art.width, cardHeight: front.art.height)
+        canvasWidth = size.width
+        canvasHeight = size.height
+        self.background = background
+        self.visibility = visibility
+        self.parameters = parameters
+        self.rotationConvention = rotationConvention
+    }
+
+    /// The smallest canvas (with the card's parity, so the card sits on whole pixels) that holds
+    /// the card tilted by up to ±45° about x and y with the default perspective.
+    public static func defaultCanvasSize(cardWidth: Int, cardHeight: Int) -> (width: Int, height: Int) {
+        let size = SIMD2(Double(cardWidth), Double(cardHeight))
+        var extent = size / 2
+        for tx in stride(from: -45.0, through: 45, by: 15) {
+            for ty in stride(from: -45.0, through: 45, by: 15) {
+                let h = CardPose(tiltX: tx, tiltY: ty).cardHomography(size: size)
+                for corner in [SIMD2(0, 0), SIMD2(size.x, 0), SIMD2(0, size.y), size] {
+                    guard let p = h.apply(corner) else { continue }
+                    extent.x = max(extent.x, abs(p.x - size.x / 2))
+                    extent.y = max(extent.y, abs(p.y - size.y / 2))
+                }
+            }
+        }
+        func fit(_ half: Double, _ card: Int) -> Int {
+            let n = Int((2 * half).rounded(.up)) + 2
+            return n + (n - card) % 2
+        }
+        return (fit(extent.x, cardWidth), fit(extent.y, cardHeight))
+    }
+
+    /// Where the card's top-left corner sits on the canvas: centred, on whole pixels.
+    public var cardOrigin: SIMD2<Int> {
+        SIMD2((canvasWidth - front.art.width) / 2, (canvasHeight - front.art.height) / 2)
+    }
+
+    /// The faces to draw, bottom first (``FaceVisibility``'s policy), mapped onto the canvas.
+    func layers() -> FaceLayers {
+        let card = SIMD2(Double(front.art.width), Double(front.art.height))
+        return visibility.layers(pose: pose, size: card, toCanvas: cardToCanvas, convention: rotationConvention)
+    }
+}
+
+extension FrameScene {
+    /// Whether `other` draws the same faces: the same art and mask buffers (the frames of one
+    /// animation share them), so that they can be shaded in one sweep.
+    func sharesFaces(with other: FrameScene) -> Bool {
+        front.sharesBuffers(with: other.front) && back.sharesBuffers(with: other.back)
+            && parameters == other.parameters
+    }
+}
+
+extension CardFace {
+    func sharesBuffers(with other: CardFace) -> Bool {
+        art.sharesBuffer(with: other.art) && mask.sharesBuffer(with: other.mask)
+    }
+}
+
+extension AnyRGBAImage {
+    /// Same size and the same channel storage (not merely equal pixels: that would cost a full
+    /// comparison).
+    func sharesBuffer(with other: AnyRGBAImage) -> Bool {
+        switch (self, other) {
+        case (.rgba8(let a), .rgba8(let b)):
+            a.width == b.width && a.height == b.height
+                && a.channels.withUnsafeBufferPointer { pa in b.channels.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress } }
+        case (.rgba16(let a), .rgba16(let b)):
+            a.width == b.width && a.height == b.height
+                && a.channels.withUnsafeBufferPointer { pa in b.channels.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress } }
+        default:
+            false
+        }
+    }
+}

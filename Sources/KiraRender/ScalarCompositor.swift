@@ -1,0 +1,108 @@
+import KiraShader
+
+/// The projection work of one frame, shared by the workers, one pixel at a time: the reference
+/// for ``LaneProjectionJob``.
+struct ScalarProjectionJob: @unchecked Sendable {
+    let projections: [FaceProjection]
+    /// The shaded face of each projection, and the canvas, with channels of `depth` bits.
+    let faces: UnsafePointer<UnsafeRawPointer>
+    let output: UnsafeMutableRawPointer
+    let depth: Int
+    let width: Int
+    let height: Int
+    let tileRows: Int
+    let background: SIMD4<Float>
+    let scratch: UnsafeMutablePointer<Float>
+
+    func run(tile: Int, worker: Int) {
+        if depth == 16 { run(tile: tile, worker: worker, UInt16.self) } else { run(tile: tile, worker: worker, UInt8.self) }
+    }
+
+    private func run<Out: LaneChannel>(tile: Int, worker: Int, _: Out.Type) {
+        let row = scratch + worker * width * 4
+        let out = output.assumingMemoryBound(to: Out.self)
+        // The background as stored channels, for the pixels no face reaches.
+        let scale: Float = background.w > 0 ? 1 / background.w : 0
+        let plain = SIMD4(Out.quantize(background.x * scale), Out.quantize(background.y * scale),
+                          Out.quantize(background.z * scale), Out.quantize(background.w))
+        for y in (tile * tileRows)..<min((tile + 1) * tileRows, height) {
+            // Only the columns some face may touch go through the float row buffer.
+            var lower = width, upper = 0
+            for projection in projections where projection.rows.contains(y) {
+                let span = projection.spans(y: y).covered
+                if !span.isEmpty {
+                    lower = min(lower, span.lowerBound)
+                    upper = max(upper, span.upperBound)
+                }
+            }
+            let outRow = out + y * width * 4
+            for x in 0..<width where x < lower || x >= upper {
+                (outRow + 4 * x).withMemoryRebound(to: SIMD4<Out>.self, capacity: 1) { $0.pointee = plain }
+            }
+            guard lower < upper else { continue }
+            for x in lower..<upper { (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = background } }
+            for (index, projection) in projections.enumerated() where projection.rows.contains(y) {
+                draw(projection, face: faces[index].assumingMemoryBound(to: Out.self), row: row, y: y)
+            }
+            store(row, columns: lower..<upper, into: outRow)
+        }
+    }
+
+    /// Composites one face over the row buffer (premultiplied RGBA floats).
+    ///
+    /// The row splits into the pixels wholly inside the quad (coverage 1, the bulk) and the few
+    /// that an edge crosses (exact coverage); pixels outside are not visited.
+    private func draw<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+                                        row: UnsafeMutablePointer<Float>, y: Int) {
+        let spans = projection.spans(y: y)
+        for x in spans.covered where !spans.inside.contains(x) {
+            let coverage = projection.coverage(x: x, y: y)
+            if coverage > 0 { blend(projection, face: face, row: row, x: x, y: y, weight: Float(coverage) * projection.opacity) }
+        }
+        for x in spans.inside {
+            blend(projection, face: face, row: row, x: x, y: y, weight: projection.opacity)
+        }
+    }
+
+    /// Samples the premultiplied face bilinearly (clamped to its edge texels) where canvas pixel
+    /// (`x`, `y`) maps back to, and composites it with `weight` over the row buffer.
+    @inline(__always)
+    private func blend<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+                                         row: UnsafeMutablePointer<Float>, x: Int, y: Int, weight: Float) {
+        let fw = projection.faceSize.x, fh = projection.faceSize.y
+        let h = projection.inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+        let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
+        let x0 = Int(u), y0 = Int(v)
+        let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
+        let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
+        // The face is premultiplied already (as SwiftUI's layers are): texels are interpolated
+        // as stored, so transparent texels carry no colour into their neighbours.
+        @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
+            let p = face + (ty * fw + tx) * 4
+            return SIMD4(Out.normalized(p[0]), Out.normalized(p[1]), Out.normalized(p[2]), Out.normalized(p[3]))
+        }
+        let t00 = texel(x0, y0), t01 = texel(x1, y0), t10 = texel(x0, y1), t11 = texel(x1, y1)
+        let t = t00 + (t01 - t00) * wx
+        let b = t10 + (t11 - t10) * wx
+        let color = t + (b - t) * wy
+        let source = color * weight
+        (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
+            dst.pointee = source + dst.pointee * (1 - source.w)
+        }
+    }
+
+    /// Writes `columns` of the row, un-premultiplied, as stored channels.
+    private func store<Out: LaneChannel>(_ row: UnsafeMutablePointer<Float>, columns: Range<Int>,
+                                         into out: UnsafeMutablePointer<Out>) {
+        for x in columns {
+            let pixel = UnsafeRawPointer(row + 4 * x).loadUnaligned(as: SIMD4<Float>.self)
+            let a = pixel.w
+            let scale: Float = a == 1 ? 1 : (a > 0 ? 1 / a : 0)
+            let p = out + 4 * x
+            p[0] = Out.quantize(pixel.x * scale)
+            p[1] = Out.quantize(pixel.y * scale)
+            p[2] = Out.quantize(pixel.z * scale)
+            p[3] = Out.quantize(a)
+        }
+    }
+}
