@@ -25,6 +25,7 @@ public enum CardSide: Sendable {
 
 /// One face to draw: which side, shaded with which normal, placed by which homography (face
 /// points to canvas), at which opacity.
+@usableFromInline
 package struct FaceLayer: Sendable, Equatable {
     package let side: CardSide
     package let normal: SIMD3<Float>
@@ -35,14 +36,16 @@ package struct FaceLayer: Sendable, Equatable {
 /// The faces of one frame, bottom first: at most two, stored inline so that choosing them
 /// allocates nothing.
 package struct FaceLayers: RandomAccessCollection, Sendable {
-    private var first: FaceLayer?
-    private var second: FaceLayer?
+    // Inlinable, so that indexing the layers from another module is plain code (through the
+    // collection's witnesses each element access allocates a coroutine frame).
+    @usableFromInline var first: FaceLayer?
+    @usableFromInline var second: FaceLayer?
 
     package init() {}
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { second != nil ? 2 : (first != nil ? 1 : 0) }
-    package subscript(index: Int) -> FaceLayer {
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { second != nil ? 2 : (first != nil ? 1 : 0) }
+    @inlinable package subscript(index: Int) -> FaceLayer {
         precondition(index >= 0 && index < endIndex, "face layer index out of range")
         return index == 0 ? first! : second!
     }

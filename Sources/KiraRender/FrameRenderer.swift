@@ -66,7 +66,9 @@ public final class FrameRenderer {
     public func render<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
         guard scene.canvasWidth > 0, scene.canvasHeight > 0 else { throw RenderError.emptyImage("canvas") }
         let buffers: FaceBuffers<Out> = faceBuffers()
-        try shade(CollectionOfOne(scene), into: buffers)
+        try withUnsafePointer(to: scene) { (scene) throws(RenderError) in
+            try shade(UnsafeBufferPointer(start: scene, count: 1), into: buffers)
+        }
         project(frame: 0, scene, buffers: buffers, into: &output)
     }
 
@@ -90,20 +92,24 @@ public final class FrameRenderer {
             return
         }
         let buffers: FaceBuffers<Out> = faceBuffers()
-        try shade(scenes, into: buffers)
+        try scenes.withUnsafeBufferPointer { (scenes) throws(RenderError) in try shade(scenes, into: buffers) }
         for (i, scene) in scenes.enumerated() { project(frame: i, scene, buffers: buffers, into: &outputs[i]) }
     }
 
     /// Plans the layers of `scenes` (which share their faces) and shades them: one sweep per
     /// side, frame `k` of a side's stack for the `k`-th layer of that side.
-    private func shade<Out: LaneChannel, Scenes: Collection<FrameScene>>(
-        _ scenes: Scenes, into buffers: FaceBuffers<Out>
+    private func shade<Out: LaneChannel>(
+        _ scenes: UnsafeBufferPointer<FrameScene>, into buffers: FaceBuffers<Out>
     ) throws(RenderError) {
         plannedLayers.removeAll(keepingCapacity: true)
         normals.front.removeAll(keepingCapacity: true)
         normals.back.removeAll(keepingCapacity: true)
         for (frame, scene) in scenes.enumerated() {
-            for layer in scene.layers() where layer.opacity > 0 {
+            let layers = scene.layers()
+            // By index, through FaceLayers' own accessors: a for-in goes through the collection's
+            // witnesses, which allocate a coroutine frame per element.
+            for index in layers.startIndex..<layers.endIndex where layers[index].opacity > 0 {
+                let layer = layers[index]
                 let stackIndex: Int
                 if layer.side == .front {
                     stackIndex = normals.front.count

@@ -75,19 +75,25 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(frames)
         }
 
-        Benchmark("Frame render tilted and part-flipped \(size) all threads") { benchmark in
-            let renderer = FrameRenderer()
-            let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
-            let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: -9, flip: 25))
-            var canvas = RGBAImage<UInt8>(width: 0, height: 0)
-            try renderer.render(scene, into: &canvas)
-            benchmark.startMeasurement()
-            let start = ContinuousClock.now
-            try renderer.render(scene, into: &canvas)
-            record(benchmark, pixels: width * height, since: start)
-            benchmark.stopMeasurement()
-            precondition(canvas.width == scene.canvasWidth)
-            blackHole(canvas)
+        // SPEC §5's on-screen frame: tilt (6°, 0°), flip 25°, the card shaded again every frame.
+        // On one thread nothing goes through Dispatch, whose parallel apply allocates a little
+        // per call (1–2 here, as the two-thread shade shows): the renderer's own count is the
+        // one-thread one.
+        for threads in [1, TileScheduler.processorCount] {
+            Benchmark("Frame render tilt 6° flip 25° \(size) \(threads) thread(s)") { benchmark in
+                let renderer = FrameRenderer(threads: threads)
+                let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
+                let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
+                var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+                try renderer.render(scene, into: &canvas)
+                benchmark.startMeasurement()
+                let start = ContinuousClock.now
+                try renderer.render(scene, into: &canvas)
+                record(benchmark, pixels: width * height, since: start)
+                benchmark.stopMeasurement()
+                precondition(canvas.width == scene.canvasWidth)
+                blackHole(canvas)
+            }
         }
 
         let encoded = try! PNGCodec.encode(art)
