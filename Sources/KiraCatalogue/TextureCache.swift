@@ -1,12 +1,21 @@
 import KiraImage
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Textures decoded once per file per process, within a memory budget.
 ///
 /// A catalogue names the same few files (a frame, a foil mask, a card back) over and over; each
 /// distinct file is read and decoded once, and the decoded images are kept, least recently used
 /// first out, while they fit in `budget` bytes. The same image value is returned for the same file,
 /// so frames of one card share their face buffers, which is what lets ``FrameRenderer`` shade
-/// them in one sweep. Content hashes (SHA-256) come from the very bytes that were decoded.
+/// them in one sweep. Content hashes (SHA-256) come from the very bytes that were decoded. Files
+/// are told apart by device and inode, so `art/a.png`, `./art//a.png` and a link to it are one file.
 public final class TextureCache {
     /// A decoded texture and the hash of the file it came from.
     public struct Texture {
@@ -29,30 +38,32 @@ public final class TextureCache {
 
     /// The SHA-256 of the file at `path`, read once per process (the file is not decoded).
     public func hash(of path: String) throws(ImageFileError) -> String {
-        if let hash = hashes[path] { return hash }
+        let key = Self.key(path)
+        if let hash = hashes[key] { return hash }
         let hash = ContentHash.sha256(try FileIO.read(path))
-        hashes[path] = hash
+        hashes[key] = hash
         return hash
     }
 
     /// The decoded texture at `path`.
     public func texture(at path: String) throws(ImageFileError) -> Texture {
         clock += 1
-        if let entry = textures[path] {
-            textures[path]?.lastUse = clock
+        let key = Self.key(path)
+        if let entry = textures[key] {
+            textures[key]?.lastUse = clock
             return entry.texture
         }
         let bytes = try FileIO.read(path)
         let texture = Texture(image: try PNGCodec.decode(bytes, name: path), hash: ContentHash.sha256(bytes))
         decodes += 1
-        hashes[path] = texture.hash
+        hashes[key] = texture.hash
         let size = Self.byteCount(texture.image)
         while bytesHeld + size > budget, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             bytesHeld -= Self.byteCount(oldest.value.texture.image)
             textures[oldest.key] = nil
         }
         if size <= budget {
-            textures[path] = (texture, clock)
+            textures[key] = (texture, clock)
             bytesHeld += size
         }
         return texture
@@ -60,6 +71,14 @@ public final class TextureCache {
 
     /// Bytes of decoded images held now.
     public var heldBytes: Int { bytesHeld }
+
+    /// The file's identity: device and inode when it can be looked up (else the path as given;
+    /// reading it will then fail with the reason).
+    private static func key(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "path:" + path }
+        return "\(status.st_dev):\(status.st_ino)"
+    }
 
     private static func byteCount(_ image: AnyRGBAImage) -> Int {
         image.width * image.height * 4 * (image.bitDepth / 8)

@@ -28,6 +28,15 @@ import Testing
         #expect(first.image == (try PNGCodec.read(directory + "/a.png")))
     }
 
+    @Test func oneFileUnderSeveralNamesIsDecodedOnce() throws {
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.png", withDestinationPath: directory + "/b.png")
+        let cache = TextureCache()
+        let names = ["b.png", "./b.png", "link.png"].map { directory + "/" + $0 } + [directory + "//b.png"]
+        let textures = try names.map { try cache.texture(at: $0) }
+        #expect(cache.decodes == 1)
+        #expect(textures.allSatisfy { $0.image == textures[0].image && $0.hash == textures[0].hash })
+    }
+
     @Test func staysWithinItsBudget() throws {
         let cache = TextureCache(budget: 2 * 10 * 10 * 4)  // two of the 10×10 textures
         for name in ["a", "b", "c", "a"] { _ = try cache.texture(at: "\(directory)/\(name).png") }
