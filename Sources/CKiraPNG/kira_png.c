@@ -100,6 +100,11 @@ int kira_png_decoder_read_header(kira_png_decoder *decoder, uint32_t max_width, 
     }
     png_set_read_fn(png, decoder, read_from_memory);
     png_set_user_limits(png, max_width, max_height);
+    // libpng refuses any chunk over 8 MB by default ("chunk data is too large"), even a valid
+    // file's EXIF or text chunk. Kira skips those chunks without storing them (below) and holds
+    // the whole file in memory already (at most 1 GiB, FileIO.maxReadSize), so the file's own
+    // size is the bound.
+    png_set_chunk_malloc_max(png, (png_alloc_size_t)1 << 30);
     // An image whose data stream is short or too long is an error, not a partly blank picture.
     png_set_benign_errors(png, 0);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored_chunks,

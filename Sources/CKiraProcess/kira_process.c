@@ -41,7 +41,9 @@ static void install_handlers(void) {
         if (installed[i]) continue;
         struct sigaction current;
         if (sigaction(guarded_signals[i], NULL, &current) != 0) continue;
-        if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO)) continue;
+        // Ignored (nohup) stays ignored. A plain handler already there (FileIO's removal of
+        // temporary files) is chained: this one restores it and raises the signal again.
+        if (current.sa_handler == SIG_IGN || (current.sa_flags & SA_SIGINFO)) continue;
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = on_signal;

@@ -33,4 +33,31 @@ public enum ArgumentValues {
         guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let rgb = UInt32(hex, radix: 16) else { return nil }
         return SIMD3(Float(rgb >> 16 & 0xFF), Float(rgb >> 8 & 0xFF), Float(rgb & 0xFF)) / 255
     }
+
+    /// A number of bytes: digits (a fraction allowed) and an optional binary unit `K`, `M`, `G`
+    /// or `T` (KiB … TiB; `KB`, `KiB` and lower case read the same), e.g. `2G`, `1536M`,
+    /// `0.5g`. Nil for anything else, or for more than 2^62 bytes.
+    public static func byteCount(_ text: String) -> Int? {
+        var number = Substring(text.lowercased())
+        for suffix in ["ib", "b"] where number.hasSuffix(suffix) {
+            number = number.dropLast(suffix.count)
+            break
+        }
+        var scale = 1.0
+        if let unit = number.last, let power = ["k": 10.0, "m": 20.0, "g": 30.0, "t": 40.0][unit] {
+            scale = pow2(power)
+            number = number.dropLast()
+        }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(number), value.isFinite else { return nil }
+        let bytes = (value * scale).rounded(.down)
+        guard bytes <= pow2(62) else { return nil }
+        return Int(bytes)
+    }
+
+    private static func pow2(_ power: Double) -> Double {
+        var x = 1.0
+        for _ in 0..<Int(power) { x *= 2 }
+        return x
+    }
 }

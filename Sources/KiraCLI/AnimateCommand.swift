@@ -1,14 +1,6 @@
 import ArgumentParser
 import Kira
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `kira animate`: one of the seeds' animations as numbered PNG frames, an APNG, a contact sheet.
 struct AnimateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,6 +52,7 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var depth: DepthOptions
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
+    @OptionGroup var memory: MemoryOptions
 
     @Flag(help: "No progress bar.")
     var quiet = false
@@ -76,7 +69,7 @@ struct AnimateCommand: ParsableCommand {
     func validate() throws {
         try Check.integer(fps, "--fps", in: 1...240)
         try Check.integer(columns, "--columns", in: 1...100)
-        if let duration { try Check.number(duration, "--duration", in: 0.001...600) }
+        if let duration { try Check.number(duration, "--duration", in: Self.lengths) }
         if let loops {
             try Check.integer(loops, "--loops", in: 1...1000)
             guard preset.preset.loops else {
@@ -95,18 +88,32 @@ struct AnimateCommand: ParsableCommand {
         }
     }
 
+    /// How long an animation may be, in seconds, whether --duration or a drag sets it.
+    static let lengths = 0.001...600.0
+
     func run() throws {
         let dragPath = try drag.map { path in
             let bytes = try FileIO.read(path)
             return try DragPath(text: String(decoding: bytes, as: UTF8.self), name: path)
         } ?? .figureEight
-        let inputs = card.paths + (drag.map { [$0] } ?? [])
-        for output in [apng, sheet].compactMap({ $0 }) + videos.video { try InputFiles.checkOutput(output, isNotOneOf: inputs) }
+        let preset = self.preset.preset
+        // The drag decides the length unless --duration does: the same limits apply to it,
+        // before anything is sized by it.
+        if duration == nil, !preset.loops, case let length = preset.duration(drag: dragPath), !Self.lengths.contains(length) {
+            throw InputError("--drag: the animation would last \(Check.format(length)) s; it must be between "
+                             + "\(Self.lengths.lowerBound) and \(Int(Self.lengths.upperBound)) s (or give --duration)")
+        }
+        let timing = frameTiming(preset, drag: dragPath)
+        let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.rawValue)" : nil)
+        let framePaths = directory.map { directory in
+            (0..<timing.count).map { "\(directory)/\(FrameDirectory.name($0))" } + ["\(directory)/\(FrameDirectory.indexName)"]
+        } ?? []
+        // Every input against every output, by device and inode, before any work.
+        try FileIO.checkDistinct(inputs: card.paths + (drag.map { [$0] } ?? []),
+                                 outputs: [apng, sheet].compactMap { $0 } + videos.video + framePaths)
         let ffmpeg = try videos.program()
         let faces = try card.load()
 
-        let preset = self.preset.preset
-        let timing = frameTiming(preset, drag: dragPath)
         if timing.isStretched, !quiet, let period = timing.period, let loopLength = timing.loopLength {
             writeToStandardError("kira animate: \(preset.rawValue): a \(period) s loop at \(fps) frames/s is not a whole number of frames; "
                                  + "each loop is \(Int((loopLength * Double(fps)).rounded())) frames, \(formatted(loopLength, digits: 4)) s (period stretched)\n")
@@ -119,9 +126,8 @@ struct AnimateCommand: ParsableCommand {
         }
         faces.reportAssumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }, command: "animate")
 
-        let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.rawValue)" : nil)
         if let outputDirectory {
-            try makeDirectory(outputDirectory)
+            try FileIO.makeDirectory(outputDirectory)
         } else if let directory {
             try OutputPath.makeDirectories(directory)  // the default folder, created with its parents
         }
@@ -131,17 +137,27 @@ struct AnimateCommand: ParsableCommand {
         } ?? []
         // Any failure below stops every ffmpeg and leaves no video behind.
         defer { for encoder in videoEncoders { encoder.cancel() } }
+        // Batches as large as the memory budget allows (up to 4 frames, the renderer's default).
+        let channelBytes = depth.depth / 8
+        let inputBytes = [scenes[0].front.art, scenes[0].front.mask, scenes[0].back.art, scenes[0].back.mask].reduce(0) { $0 + $1.byteCount }
+        func peak(_ batch: Int) -> Int {
+            inputBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
+        }
+        guard let batch = memory.budget.largestBatch(upTo: 4, estimate: peak) else {
+            throw memory.overBudget(peak(1), for: "a \(scenes[0].canvasWidth)×\(scenes[0].canvasHeight) animation",
+                                    hint: "give a smaller --size or smaller art")
+        }
         if depth.depth == 16 {
-            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, as: UInt16.self)
+            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, as: UInt16.self)
         } else {
-            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, as: UInt8.self)
+            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, as: UInt8.self)
         }
     }
 
     /// Renders the frames once into every output asked for: each is a sink that receives every
     /// frame in order; the APNG streams into its file as it goes.
     private func render<Channel: LaneChannel>(_ scenes: [FrameScene], times: [Double], directory: String?,
-                                              videoEncoders: [VideoEncoder], as: Channel.Type) throws {
+                                              videoEncoders: [VideoEncoder], batch: Int, as: Channel.Type) throws {
         let progress = ProgressSink<Channel>(ProgressBar(total: scenes.count, label: preset.preset.rawValue, quiet: quiet))
         var sinks: [any FrameSink<Channel>] = [progress]
         if !videoEncoders.isEmpty { sinks.append(VideoSink<Channel>(videoEncoders)) }
@@ -151,7 +167,7 @@ struct AnimateCommand: ParsableCommand {
                                                frameCount: scenes.count, framesPerSecond: fps))
         }
         if let sheet { sinks.append(ContactSheetSink<Channel>(path: sheet, columns: columns, times: times)) }
-        try FrameSequenceRenderer(threads: threads.count).render(scenes, to: sinks)
+        try FrameSequenceRenderer(threads: threads.count, batchSize: batch).render(scenes, to: sinks)
     }
 
     /// The frames to render: a looping preset plays whole loops (`--loops`, or as many as fit
@@ -162,13 +178,5 @@ struct AnimateCommand: ParsableCommand {
         let period = preset.duration(drag: drag)
         let count = loops ?? max(1, Int((length / period).rounded()))
         return .loop(period: period, framesPerSecond: fps, loops: count)
-    }
-
-    /// Creates `path` if it is missing (its parent must exist).
-    private func makeDirectory(_ path: String) throws {
-        if FileIO.isDirectory(path) { return }
-        guard mkdir(path, 0o777) == 0 else {
-            throw InputError("\(path): cannot create the directory (\(String(cString: strerror(errno))))")
-        }
     }
 }

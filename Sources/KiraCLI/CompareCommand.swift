@@ -43,6 +43,8 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a report.")
     var json = false
 
+    @OptionGroup var memory: MemoryOptions
+
     func validate() throws {
         if let minPSNR { try Check.number(minPSNR, "--min-psnr", in: 0...1000) }
         if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1) }
@@ -51,12 +53,16 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        try FileIO.checkDistinct(inputs: [first, second], outputs: diff.map { [$0] } ?? [])
         let fileA = try PNGCodec.readFile(first), fileB = try PNGCodec.readFile(second)
         let a = fileA.image, b = fileB.image
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
         }
-        if let diff { try InputFiles.checkOutput(diff, isNotOneOf: [first, second]) }
+        // Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
+        let diffBytes = diff == nil ? 0 : 2 * MemoryBudget.imageBytes(width: a.width, height: a.height, channelBytes: 1)
+        try memory.check(a.byteCount + b.byteCount + max(ImageComparison.estimatedWorkingBytes(a, b), diffBytes),
+                         for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
         if minSSIM != nil, comparison.ssim == nil {
             throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.width)×\(a.height)")
@@ -68,7 +74,7 @@ struct CompareCommand: ParsableCommand {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
         if let diff { try PNGCodec.write(DiffMap.heatMap(a, b), to: diff) }
-        print(json ? report(comparison, failures).json : report(comparison, failures).text)
+        try writeToStandardOutput((json ? report(comparison, failures).json : report(comparison, failures).text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
     }
 

@@ -25,7 +25,9 @@ struct KiraCommand: ParsableCommand {
     static func main() {
         unblockTerminationSignals()
         returnLargeBuffersToTheSystem()
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        FileIO.removeTemporaryFilesOnTermination()
+        // Arguments as the bytes given: a file name need not be UTF-8 (see PathBytes).
+        let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
         var command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -86,9 +88,9 @@ struct KiraCommand: ParsableCommand {
     }
 }
 
-/// Writes `text` to file descriptor 2, unbuffered.
+/// Writes `text` to file descriptor 2, unbuffered; file names in it as their bytes.
 func writeToStandardError(_ text: String) {
-    let bytes = Array(text.utf8)
+    let bytes = PathBytes.bytes(text)
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
@@ -105,4 +107,12 @@ func writeToStandardError(_ text: String) {
 /// fixed threshold, at the same speed (README, "Performance").
 private func returnLargeBuffersToTheSystem() {
     kira_fixed_mmap_threshold(1 << 20)
+}
+
+/// Writes a report to standard output, unbuffered, and fails when it cannot be written (a full
+/// disk, a closed pipe's EPIPE when SIGPIPE is ignored): a lost report is an error, exit 2.
+func writeToStandardOutput(_ text: String) throws {
+    if let failure = FileIO.writeAll(PathBytes.bytes(text), to: 1) {
+        throw InputError("cannot write to standard output: \(failure)")
+    }
 }

@@ -20,6 +20,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var output: OutputOptions<RenderOutput>
+    @OptionGroup var memory: MemoryOptions
 
     enum RenderOutput: DefaultOutput {
         static let path = "output/render.png"
@@ -30,6 +31,12 @@ struct RenderCommand: ParsableCommand {
         let faces = try card.load()
         let scene = scene(front: faces.front.face, back: faces.back.face)
         faces.reportAssumptions(showing: scene.visibleSides, command: "render")
+        // The inputs, the frame (canvas and shaded faces) and its PNG bytes.
+        let channelBytes = output.depth.depth / 8
+        let inputBytes = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
+        try memory.check(inputBytes + FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: channelBytes)
+                             + scene.canvasBytes(channelBytes: channelBytes),
+                         for: "a \(scene.canvasWidth)×\(scene.canvasHeight) frame", hint: "give a smaller --size or smaller art")
         let path = try output.prepare()
         let renderer = FrameRenderer(threads: threads.count)
         if output.depth.depth == 16 {

@@ -31,6 +31,7 @@ struct ShadeCommand: ParsableCommand {
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var output: OutputOptions<ShadeOutput>
+    @OptionGroup var memory: MemoryOptions
 
     enum ShadeOutput: DefaultOutput {
         static let path = "output/shade.png"
@@ -60,6 +61,10 @@ struct ShadeCommand: ParsableCommand {
             back ? BuiltInCard.back : BuiltInCard.front
         }
         if let assumption = input.assumption { writeToStandardError("kira shade: \(assumption)\n") }
+        // The inputs, the shaded image and its PNG bytes (at most about its raw size).
+        let art = input.face.art, outputBytes = MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: output.depth.depth / 8)
+        try memory.check(art.byteCount + input.face.mask.byteCount + 2 * outputBytes,
+                         for: "shading a \(art.width)×\(art.height) image", hint: "give smaller art")
         let path = try output.prepare()
 
         let renderer = ShadeRenderer(threads: threads.count)

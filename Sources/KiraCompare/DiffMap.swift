@@ -7,12 +7,25 @@ public enum DiffMap {
     /// 16 8-bit steps, so that a difference of one step is already visible).
     public static func heatMap(_ a: AnyRGBAImage, _ b: AnyRGBAImage, fullScale: Double = 16.0 / 255) -> RGBAImage<UInt8> {
         precondition(ImageComparison.sizesMatch(a, b), "the images must have the same size")
-        let x = NormalizedImage(a), y = NormalizedImage(b)
-        var map = RGBAImage<UInt8>(width: a.width, height: a.height)
+        // The channels are read in place: a copy as doubles would take 8 bytes a channel.
+        return switch (a, b) {
+        case (.rgba8(let x), .rgba8(let y)): heatMap(x.channels, 255, y.channels, 255, a.width, a.height, fullScale)
+        case (.rgba8(let x), .rgba16(let y)): heatMap(x.channels, 255, y.channels, 65535, a.width, a.height, fullScale)
+        case (.rgba16(let x), .rgba8(let y)): heatMap(x.channels, 65535, y.channels, 255, a.width, a.height, fullScale)
+        case (.rgba16(let x), .rgba16(let y)): heatMap(x.channels, 65535, y.channels, 65535, a.width, a.height, fullScale)
+        }
+    }
+
+    /// Channels count as `v / scale` (correctly rounded: an 8-bit `v / 255` equals its 16-bit
+    /// widening `257 v / 65535`).
+    private static func heatMap<X: FixedWidthInteger & UnsignedInteger, Y: FixedWidthInteger & UnsignedInteger>(
+        _ xs: [X], _ xScale: Double, _ ys: [Y], _ yScale: Double, _ width: Int, _ height: Int, _ fullScale: Double
+    ) -> RGBAImage<UInt8> {
+        var map = RGBAImage<UInt8>(width: width, height: height)
         let stops: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.1, 0.6), SIMD3(0.85, 0.1, 0.1), SIMD3(1, 0.6, 0), SIMD3(1, 1, 1)]
-        for p in 0..<(a.width * a.height) {
+        for p in 0..<(width * height) {
             var worst = 0.0
-            for c in 0..<4 { worst = max(worst, abs(x.values[p * 4 + c] - y.values[p * 4 + c])) }
+            for c in 0..<4 { worst = max(worst, abs(Double(xs[p * 4 + c]) / xScale - Double(ys[p * 4 + c]) / yScale)) }
             var color = SIMD3<Float>(0, 0, 0)
             if worst > 0 {
                 // Any difference gets at least the first colour step.

@@ -62,6 +62,18 @@ public struct ImageComparison: Sendable, Equatable {
         ssim = SSIM.mean(s.lumaA, s.lumaB, width: width, height: height)
     }
 
+    /// The memory a comparison of `a` and `b` needs beyond the images themselves: two luma
+    /// planes and SSIM's products and blurred planes (44 bytes a pixel in all), and a 16-bit
+    /// copy of an 8-bit image compared with a 16-bit one.
+    public static func estimatedWorkingBytes(_ a: AnyRGBAImage, _ b: AnyRGBAImage) -> Int {
+        let pixels = a.width * a.height
+        let widened = switch (a, b) {
+        case (.rgba8, .rgba16), (.rgba16, .rgba8): 8 * pixels
+        default: 0
+        }
+        return 44 * pixels + widened
+    }
+
     /// Whether two images can be compared.
     public static func sizesMatch(_ a: AnyRGBAImage, _ b: AnyRGBAImage) -> Bool {
         a.width == b.width && a.height == b.height
@@ -120,23 +132,5 @@ struct Statistics {
     @inline(__always)
     static func luma(_ v: SIMD4<Double>) -> Float {
         0.2126 * Float(v.x) + 0.7152 * Float(v.y) + 0.0722 * Float(v.z)
-    }
-}
-
-/// An image's channels as fractions of full scale, RGBA interleaved (for the heat map). Doubles:
-/// `v / 255` and `257 v / 65535` are then the same number, so an 8-bit image equals its 16-bit
-/// widening.
-struct NormalizedImage {
-    let width: Int
-    let height: Int
-    let values: [Double]
-
-    init(_ image: AnyRGBAImage) {
-        width = image.width
-        height = image.height
-        switch image {
-        case .rgba8(let i): values = i.channels.map { Double($0) / 255 }
-        case .rgba16(let i): values = i.channels.map { Double($0) / 65535 }
-        }
     }
 }

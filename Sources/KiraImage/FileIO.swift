@@ -1,5 +1,3 @@
-import CKiraFiles
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,117 +12,92 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 }
 
 /// Whole-file reads and atomic whole-file writes, on the C library directly.
+///
+/// Paths are byte strings carried in `String`s as ``PathBytes`` describes: a name that is not
+/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:)``) or
+/// standard output (``writeAtomically(_:to:)``), as Unix tools have it.
 public enum FileIO {
     /// Files larger than this are refused before they are read (1 GiB).
     public static let maxReadSize = 1 << 30
 
-    /// Reads the whole file at `path`.
+    /// The path that names standard input or output.
+    public static let standardStream = "-"
+
+    /// Reads the whole file at `path`: a regular file, or a pipe, FIFO, socket or character
+    /// device read to its end (`-` is standard input). A FIFO with no writer blocks until one
+    /// opens it, as for any reader of a pipe.
     ///
-    /// - Throws: ``ImageFileError`` for a missing file, a directory, or a file over ``maxReadSize``.
+    /// - Throws: ``ImageFileError`` for a missing file, a directory, a block device, or more than
+    ///   ``maxReadSize`` bytes.
     public static func read(_ path: String) throws(ImageFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw systemError(path) }
+        let name = displayName(path)
+        let fd = path == standardStream
+            ? dup(0) : PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+        guard fd >= 0 else { throw systemError(name) }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw systemError(path) }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            throw ImageFileError(path: path, reason: "is a directory, not a file")
+        guard fstat(fd, &status) == 0 else { throw systemError(name) }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw ImageFileError(path: name, reason: "is a directory, not a file")
+        case S_IFBLK: throw ImageFileError(path: name, reason: "is a block device, not a file")
+        case S_IFREG:
+            let expected = Int(status.st_size)
+            guard expected <= maxReadSize else { throw tooLarge(name) }
+            return try readAll(fd, name: name, expected: expected)
+        default:
+            // A stream: its size is unknown until its end.
+            return try readAll(fd, name: name, expected: nil)
         }
-        let expected = Int(status.st_size)
-        guard expected <= maxReadSize else {
-            throw ImageFileError(path: path, reason: "file is larger than \(maxReadSize >> 20) MiB")
-        }
-        var bytes = [UInt8](repeating: 0, count: expected)
+    }
+
+    /// Reads `fd` to its end: `expected` bytes of a regular file (fewer if it shrinks), or a
+    /// stream in growing steps, refused beyond ``maxReadSize``.
+    private static func readAll(_ fd: Int32, name: String, expected: Int?) throws(ImageFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: expected ?? (64 << 10))
         var count = 0
-        while count < expected {
+        while true {
+            if count == bytes.count {
+                if expected != nil { break }
+                guard bytes.count <= maxReadSize else { throw tooLarge(name) }
+                let grown = min(2 * bytes.count, maxReadSize + 1)  // one byte over tells "too large"
+                bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
+            }
             let n = bytes.withUnsafeMutableBytes { buffer in
-                readBytes(fd, buffer.baseAddress! + count, expected - count)
+                readBytes(fd, buffer.baseAddress! + count, buffer.count - count)
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw systemError(path)
+                throw systemError(name)
             }
-            if n == 0 { break }  // the file shrank while being read
+            if n == 0 { break }  // the end (or a file that shrank while being read)
             count += n
         }
         bytes.removeSubrange(count...)
         return bytes
     }
 
-    /// Writes `bytes` to `path` so that the file appears whole or not at all.
-    ///
-    /// The bytes go to an unnamed file in the same directory (Linux `O_TMPFILE`), which gets a
-    /// temporary name only once complete and is then renamed over `path`: a process killed while
-    /// writing leaves nothing behind. Where unnamed files are not supported, a named temporary
-    /// file in the same directory is used, removed on any failure. `path` is never left half
-    /// written.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
-        let directory = parentDirectory(of: path)
-        let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
-        guard !name.isEmpty, name != ".", name != ".." else {
-            throw ImageFileError(path: path, reason: "output path names a directory, not a file")
-        }
-        if isDirectory(path) { throw ImageFileError(path: path, reason: "is a directory, not a file") }
-        let temporaryBase = "\(directory)/.\(name).kira-\(getpid())"
-
-        var fd = kira_open_unnamed(directory)
-        var temporary: String?  // the name the file has before the rename, once it has one
-        if fd < 0 {
-            let code = errno
-            guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
-                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(errorText(code))")
-            }
-            var template = Array("\(temporaryBase)-XXXXXX".utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else {
-                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(errorText(errno))")
-            }
-            temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            // mkstemp creates the file readable by its owner only; give it the usual mode.
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
-        }
-
-        var failure: String?
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = errorText(errno)
-                break
-            }
-            written += n
-        }
-        if failure == nil, temporary == nil {
-            // Name the finished file, then move it into place.
-            var attempt = 0
-            while true {
-                let candidate = "\(temporaryBase)-\(attempt)"
-                if kira_name_unnamed(fd, candidate) == 0 {
-                    temporary = candidate
-                    break
-                }
-                if errno != EEXIST || attempt > 100 {
-                    failure = errorText(errno)
-                    break
-                }
-                attempt += 1
-            }
-        }
-        if close(fd) != 0, failure == nil { failure = errorText(errno) }
-        if failure == nil, let temporary, rename(temporary, path) != 0 { failure = errorText(errno) }
-        if let failure {
-            if let temporary { unlink(temporary) }
-            throw ImageFileError(path: path, reason: "cannot write: \(failure)")
-        }
+    private static func tooLarge(_ name: String) -> ImageFileError {
+        ImageFileError(path: name, reason: "file is larger than \(maxReadSize >> 20) MiB")
     }
 
     /// Whether `path` names an existing directory.
     public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        return PathBytes.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates the directory `path` unless it exists (its parent must exist). Another process
+    /// creating it at the same moment is success, not an error.
+    public static func makeDirectory(_ path: String) throws(ImageFileError) {
+        if PathBytes.withCString(path, { mkdir($0, 0o777) }) == 0 { return }
+        let code = errno
+        if code == EEXIST, isDirectory(path) { return }
+        throw ImageFileError(path: path, reason: "cannot create the directory (\(errorText(code)))")
+    }
+
+    /// How `path` is named in messages: `-` is "standard input/output".
+    static func displayName(_ path: String, output: Bool = false) -> String {
+        path == standardStream ? (output ? "standard output" : "standard input") : path
     }
 
     static func parentDirectory(of path: String) -> String {

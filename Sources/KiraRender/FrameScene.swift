@@ -61,8 +61,34 @@ public struct FrameScene: Sendable {
     }
 
     /// The smallest canvas (with the card's parity, so the card sits on whole pixels) that holds
-    /// the card tilted by up to ±45° about x and y with the default perspective.
-    public static func defaultCanvasSize(cardWidth: Int, cardHeight: Int) -> (width: Int, height: Int) {
+    /// the card tilted by up to ±45° about x and y with the default perspective, within
+    /// `limits` (Kira's PNG limits by default, so that Kira can read what it writes): a card
+    /// too large for that gets the room that fits, its margins shrunk alike on both axes (a
+    /// strong tilt may then leave the canvas), never less than the card itself.
+    public static func defaultCanvasSize(cardWidth: Int, cardHeight: Int,
+                                         limits: PNGCodec.Limits = .standard) -> (width: Int, height: Int) {
+        let full = roomForTilt(cardWidth: cardWidth, cardHeight: cardHeight)
+        func size(_ share: Double) -> (width: Int, height: Int) {
+            func side(_ room: Int, _ card: Int) -> Int {
+                let n = card + Int(Double(room - card) * share)
+                let capped = max(card, min(n, limits.maxSide - (limits.maxSide - card) % 2))
+                return capped - (capped - card) % 2
+            }
+            return (side(full.width, cardWidth), side(full.height, cardHeight))
+        }
+        func fits(_ s: (width: Int, height: Int)) -> Bool { s.width * s.height <= limits.maxPixels }
+        if fits(size(1)) { return size(1) }
+        // The largest share of the margins that fits.
+        var low = 0.0, high = 1.0
+        for _ in 0..<40 {
+            let middle = (low + high) / 2
+            if fits(size(middle)) { low = middle } else { high = middle }
+        }
+        return size(low)
+    }
+
+    /// The canvas that holds the card tilted by up to ±45°, whatever its size.
+    static func roomForTilt(cardWidth: Int, cardHeight: Int) -> (width: Int, height: Int) {
         let size = SIMD2(Double(cardWidth), Double(cardHeight))
         var extent = size / 2
         for tx in stride(from: -45.0, through: 45, by: 15) {

@@ -20,6 +20,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         if let v = ArgumentValues.vector3(text) { precondition(v.x.isNaN || v.x == v.x) }
         if let size = ArgumentValues.size(text) { precondition(size.width >= 1 && size.height >= 1) }
         if let color = ArgumentValues.hexColor(text) { precondition(color.max() <= 1 && color.min() >= 0) }
+        if let bytes = ArgumentValues.byteCount(text) { precondition(bytes >= 0) }
+        let path = input
+        precondition(PathBytes.bytes(PathBytes.string(bytes: path)) == path)
     }
     return 0
 }

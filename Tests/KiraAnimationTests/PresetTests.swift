@@ -157,3 +157,55 @@ import Testing
         #expect(abs(later - released * (1 - Self.critical(after, period: 0.5))) < 1e-9, "\(later)")
     }
 }
+
+/// Issue 12: drag files read exactly, looked up in O(log n).
+@Suite struct DragPathRobustnessTests {
+    @Test func byteOrderMarkIsSkipped() throws {
+        let csv = try DragPath(text: "\u{FEFF}0,1,2\n1,3,4\n", name: "d.csv")
+        #expect(csv.samples.count == 2 && csv.samples[0].dx == 1)
+        let json = try DragPath(text: "\u{FEFF}[{\"time\": 0, \"dx\": 1, \"dy\": 2}]", name: "d.json")
+        #expect(json.samples.count == 1)
+    }
+
+    @Test(arguments: ["0,0,0\n1\u{0},1,1\n", "0,0,0\n0x1p3,1,1\n", "0,0,0\nnan,1,1\n", "0,0,0\n1,inf,1\n",
+                      "[{\"time\": 0, \"dx\": 0, \"dy\": 0},\n{\"time\": 1\u{0}, \"dx\": 0, \"dy\": 0}]",
+                      "0,0,0\n1,1e300,1\n"])
+    func inexactNumbersAreRefused(text: String) {
+        #expect(throws: DragPathError.self) { try DragPath(text: text, name: "d") }
+    }
+
+    @Test func errorsNameTheLine() {
+        do {
+            _ = try DragPath(text: "[\n{\"time\": 0, \"dx\": 0, \"dy\": 0},\n{\"time\": x, \"dx\": 0, \"dy\": 0}]", name: "d.json")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.hasPrefix("d.json:3:"), "\(error)")
+        }
+    }
+
+    /// The binary search gives what a linear scan gives.
+    @Test func lookupMatchesLinearScan() throws {
+        var state: UInt32 = 7
+        func random() -> Double {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Double(state >> 8) / Double(1 << 24)
+        }
+        var time = 0.0
+        let samples = (0..<5000).map { _ -> DragPath.Sample in
+            time += 0.001 + random()
+            return DragPath.Sample(time: time, dx: random() * 100 - 50, dy: random() * 100 - 50)
+        }
+        let path = try DragPath(samples: samples)
+        for _ in 0..<2000 {
+            let t = random() * (time + 2) - 1
+            let linear: (Double, Double) = {
+                guard let after = samples.firstIndex(where: { $0.time >= t }) else { return (samples.last!.dx, samples.last!.dy) }
+                if after == 0 { return (samples[0].dx, samples[0].dy) }
+                let a = samples[after - 1], b = samples[after], f = (t - a.time) / (b.time - a.time)
+                return (a.dx + (b.dx - a.dx) * f, a.dy + (b.dy - a.dy) * f)
+            }()
+            let found = path.translation(at: t)
+            #expect(found.dx == linear.0 && found.dy == linear.1)
+        }
+    }
+}

@@ -145,3 +145,247 @@ enum InputFixtures {
         }
     }
 }
+
+/// Issue 12: lengths, memory, files that are not regular files, outputs that are inputs,
+/// reports that cannot be written, temporary files, byte-string names.
+@Suite struct BadInputRobustnessTests {
+    static func put(_ text: String, _ name: String, in workspace: Workspace) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: workspace.file(name)))
+    }
+
+    /// A drag sets the frame count: it obeys --duration's limits, refused before allocating.
+    @Test(arguments: ["0,0,0\n1e308,1,1\n", "0,0,0\n1e17,1,1\n", "0,0,0\n1e7,1,1\n", "0,0,0\n36000,1,1\n",
+                      "0,0,0\n1\u{0},1,1\n", "-5,0,0\n-4,1,1\n"])
+    func dragLengths(drag: String) throws {
+        let workspace = try Workspace()
+        try Self.put(drag, "drag.csv", in: workspace)
+        try BadInputTests.expectCleanFailure(
+            ["animate", "--preset", "seed003-tilt", "--drag", "drag.csv", "--size", "40x50", "--output-dir", "output"],
+            in: workspace)
+    }
+
+    /// A NUL inside a number is refused with the line it is on.
+    @Test func nulInNumberNamesTheLine() throws {
+        let workspace = try Workspace()
+        try Self.put("time,dx,dy\n0,0,0\n0.5,1\u{0}2,3\n", "drag.csv", in: workspace)
+        let result = try workspace.run("animate", "--preset", "seed003-tilt", "--drag", "drag.csv", "--size", "40x50", "--output-dir", "output")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("drag.csv:3:"), "\(result.stderr)")
+    }
+
+    /// Work estimated over the budget is refused at once, saying how to get under it.
+    @Test(arguments: [
+        ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--preset", "seed002-spin", "--size", "16384x16384", "--output-dir", "output"],
+        ["render", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--size", "16384x16384", "-o", "output/x.png", "--max-memory", "1G"],
+        ["bench", "--size", "4096x4096", "--frames", "1000", "--max-memory", "64M"],
+        ["shade", "--max-memory", "16M", "--art", "big.png", "--mask", "big.png", "-o", "output/x.png"],
+        ["compare", "big.png", "big.png", "--diff", "output/d.png", "--max-memory", "16M"],
+    ])
+    func overBudget(arguments: [String]) throws {
+        let workspace = try Workspace()
+        try PNGCodec.write(RGBAImage<UInt8>(width: 1500, height: 1500), to: workspace.file("big.png"))
+        try BadInputTests.expectCleanFailure(arguments, in: workspace)
+        let result = try CLIRunner.run(arguments, in: workspace.path)
+        #expect(result.stderr.contains("--max-memory"), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["0", "abc", "1e400", "-2G", "2X", "8"])
+    func badMemoryBudgets(value: String) throws {
+        try BadInputTests.expectCleanFailure(["shade", "--max-memory", value, "--art", "textures/front.png", "-o", "output/x.png"],
+                                             in: try Workspace())
+    }
+
+    /// A character device is written in place, never replaced; its errors are errors.
+    @Test func devicesAreWrittenInPlace() throws {
+        let workspace = try Workspace()
+        let full = workspace.file("output/full")
+        guard mknod(full, S_IFCHR | 0o666, dev_t(1 << 8 | 7)) == 0 else { return }  // /dev/full is 1,7; needs root: skipped otherwise
+        let result = try workspace.run("shade", "--art", "textures/front.png", "-o", "output/full")
+        #expect(result.status == 2 && result.stderr.contains("No space left"), "\(result.stderr)")
+        var status = stat()
+        #expect(stat(full, &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device was replaced")
+        #expect(try workspace.run("shade", "--art", "textures/front.png", "-o", "/dev/null").status == 0)
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+        #expect(workspace.outputs() == ["full"])
+    }
+
+    /// A FIFO gets the PNG through it and stays a FIFO.
+    @Test func fifoIsWrittenInPlace() throws {
+        let workspace = try Workspace()
+        let fifo = workspace.file("output/pipe")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let reader = Thread.detachNewThreadReadingAll(fifo)
+        let result = try workspace.run("shade", "--art", "textures/front.png", "-o", "output/pipe")
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = reader.wait()
+        #expect(try PNGCodec.decode(bytes).width == Workspace.artSize.width)
+        var status = stat()
+        #expect(stat(fifo, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO)
+    }
+
+    /// `cat card.png | kira shade --art - -o -`, as Unix tools are used.
+    @Test func standardInputAndOutput() throws {
+        let workspace = try Workspace()
+        let art = try Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png")))
+        let result = try CLIRunner.run(["shade", "--art", "-", "-o", "-"], in: workspace.path, input: art)
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = try CLIRunner.run(["shade", "--art", "textures/front.png", "-o", "output/file.png"], in: workspace.path)
+        #expect(expected.status == 0)
+        #expect(result.stdoutData == (try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/file.png")))))
+        // Standard input is read once.
+        try BadInputTests.expectCleanFailure(["shade", "--art", "-", "--mask", "-", "-o", "output/x.png"], in: workspace)
+    }
+
+    /// Outputs that are inputs, or each other, by any name: refused before rendering.
+    @Test func sameFileByAnyName() throws {
+        let workspace = try Workspace()
+        let front = try Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png")))
+        // The art inside --output-dir under a frame's name.
+        try front.write(to: URL(fileURLWithPath: workspace.file("output/frame-0002.png")))
+        let frameBefore = workspace.outputs()
+        try BadInputTests.expectCleanFailure(
+            ["animate", "--preset", "seed004-flip", "--fps", "5", "--size", "40x50", "--art", "output/frame-0002.png",
+             "--output-dir", "output"], in: workspace)
+        #expect(workspace.outputs() == frameBefore)
+        // Two outputs on one file.
+        try BadInputTests.expectCleanFailure(
+            ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--preset", "seed004-flip", "--fps", "5", "--size", "40x50", "--apng", "output/x.png", "--sheet", "./output/x.png"],
+            in: workspace)
+        // A hard link and a symbolic link to an input.
+        #expect(link(workspace.file("textures/front.png"), workspace.file("output/hard.png")) == 0)
+        #expect(symlink("../textures/mask.png", workspace.file("output/soft.png")) == 0)
+        for output in ["output/hard.png", "output/soft.png"] {
+            try BadInputTests.expectCleanFailure(["shade", "--art", "textures/front.png", "--mask", "textures/mask.png", "-o", output],
+                                                 in: workspace)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png"))) == front)
+    }
+
+    /// A report that cannot be written is an error, not a silent exit 0.
+    @Test(arguments: [["compare", "textures/front.png", "textures/front.png"],
+                      ["compare", "textures/front.png", "textures/front.png", "--json"],
+                      ["bench", "--size", "16x16", "--frames", "1", "--repeats", "1", "--json"]])
+    func reportToFullDevice(arguments: [String]) throws {
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(arguments, in: workspace.path, standardOutput: "/dev/full")
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("standard output"), "\(result.stderr)")
+    }
+
+    /// A replaced file keeps its mode; a symbolic link is written through and stays a link.
+    @Test func replacedFilesKeepModeAndLinks() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.run("shade", "--art", "textures/front.png", "-o", "output/a.png").status == 0)
+        #expect(chmod(workspace.file("output/a.png"), 0o600) == 0)
+        #expect(symlink("a.png", workspace.file("output/link.png")) == 0)
+        #expect(try workspace.run("shade", "--art", "textures/front.png", "--tilt-y", "9", "-o", "output/link.png").status == 0)
+        var status = stat()
+        #expect(lstat(workspace.file("output/link.png"), &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK)
+        #expect(stat(workspace.file("output/a.png"), &status) == 0 && status.st_mode & 0o777 == 0o600)
+        #expect(workspace.outputs() == ["a.png", "link.png"])
+    }
+
+    /// Names of up to 255 bytes work, with and without unnamed files, and leave no temporary file.
+    @Test(arguments: [false, true])
+    func longNames(namedTemporaryFiles: Bool) throws {
+        let workspace = try Workspace()
+        let name = String(repeating: "n", count: 251) + ".png"
+        let environment: [String: String?] = namedTemporaryFiles ? ["KIRA_NAMED_TEMPORARY_FILES": "1"] : [:]
+        for _ in 0..<2 {  // new, then replaced
+            let result = try CLIRunner.run(["shade", "--art", "textures/front.png", "-o", "output/" + name], in: workspace.path, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(workspace.outputs() == [name])
+    }
+
+    /// Names are bytes: `bad-\xff.png` is written and read as such.
+    @Test func nonUTF8Names() throws {
+        let workspace = try Workspace()
+        let script = #"name="output/bad-$(printf '\377').png"; "$0" shade --art textures/front.png -o "$name" && "$0" shade --art "$name" -o output/ok.png"#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, CLIRunner.executable]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var names: [[UInt8]] = []
+        if let directory = opendir(workspace.file("output")) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name != Array(".".utf8), name != Array("..".utf8) { names.append(name) }
+            }
+            closedir(directory)
+        }
+        #expect(Set(names) == [Array("bad-".utf8) + [0xFF] + Array(".png".utf8), Array("ok.png".utf8)])
+    }
+
+    /// Runs creating the same new --output-dir at once all succeed.
+    @Test func concurrentOutputDirectories() throws {
+        let workspace = try Workspace()
+        let runs = (0..<4).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+            process.arguments = ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--preset", "seed004-flip", "--fps", "2", "--size", "30x40", "--output-dir", "output/new", "--quiet"]
+            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+            return process
+        }
+        for process in runs { try process.run() }
+        for process in runs {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+    }
+
+    /// SIGTERM and SIGINT remove named temporary files too (where unnamed files are unavailable).
+    @Test func killedRenderWithNamedTemporaryFiles() throws {
+        let workspace = try Workspace()
+        for signal in [SIGTERM, SIGINT] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+            process.arguments = ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--preset", "seed002-spin", "--fps", "60", "--size", "300x300", "--threads", "1",
+                                 "--output-dir", "output", "--quiet"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["KIRA_NAMED_TEMPORARY_FILES": "1"]) { $1 }
+            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(700_000)
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "signal \(signal): finished too soon to test")
+            #expect(workspace.outputs().allSatisfy { !$0.hasPrefix(".") }, "signal \(signal) left \(workspace.outputs())")
+        }
+    }
+}
+
+extension Thread {
+    /// Reads `path` (a FIFO) to its end on a new thread.
+    static func detachNewThreadReadingAll(_ path: String) -> FIFOReader {
+        let reader = FIFOReader()
+        Thread.detachNewThread {
+            // open(2) itself: Foundation's file reading takes a FIFO's size, 0, for its length.
+            var bytes: [UInt8] = []
+            let fd = open(path, O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while fd >= 0, case let n = read(fd, &buffer, buffer.count), n > 0 { bytes += buffer[0..<n] }
+            if fd >= 0 { close(fd) }
+            reader.finish(Data(bytes))
+        }
+        return reader
+    }
+}
+
+final class FIFOReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    func finish(_ data: Data) {
+        self.data = data
+        done.signal()
+    }
+
+    func wait() -> [UInt8] {
+        done.wait()
+        return [UInt8](data)
+    }
+}

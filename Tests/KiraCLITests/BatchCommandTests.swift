@@ -280,7 +280,8 @@ import Testing
         let options = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
             .filter { $0.hasPrefix("--") && $0.count > 2 }
             .map { String($0.dropFirst(2)).replacingOccurrences(of: "-", with: "_") })
-        let notColumns: Set<String> = ["threads", "help", "version"]
+        // --max-memory bounds the process, not a frame: not a column.
+        let notColumns: Set<String> = ["threads", "help", "version", "max_memory"]
         let manifestColumns = Set(["output", "art", "mask", "back", "back_mask", "tilt_x", "tilt_y", "flip", "axis",
                                    "perspective", "tilt_perspective", "crossfade", "size", "background", "depth",
                                    "shader", "angle_strength", "y_flip", "rotation", "compression", "scale", "fit"])

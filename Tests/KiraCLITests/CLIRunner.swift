@@ -7,6 +7,7 @@ enum CLIRunner {
         var status: Int32
         var stdout: String
         var stderr: String
+        var stdoutData = Data()
     }
 
     static var executable: String {
@@ -15,8 +16,11 @@ enum CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }
 
-    /// Runs kira; `environment` entries replace or (with nil) remove inherited variables.
-    static func run(_ arguments: [String], in directory: String, environment: [String: String?] = [:]) throws -> Result {
+    /// Runs `kira` with `arguments` in `directory`; `environment` entries replace or (with nil)
+    /// remove inherited variables, `input` is piped to its standard input, and `standardOutput`
+    /// (a path, e.g. "/dev/full") replaces the captured pipe.
+    static func run(_ arguments: [String], in directory: String, environment: [String: String?] = [:],
+                    input: Data? = nil, standardOutput: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -26,15 +30,28 @@ enum CLIRunner {
             for (key, value) in environment { merged[key] = value }
             process.environment = merged
         }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        if let standardOutput {
+            process.standardOutput = FileHandle(forWritingAtPath: standardOutput)
+        } else {
+            process.standardOutput = out
+        }
         process.standardError = err
+        if input != nil { process.standardInput = inPipe }
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        if let input {
+            // Written from another thread: a large input must not block against a full stdout pipe.
+            let writer = inPipe.fileHandleForWriting
+            Thread.detachNewThread {
+                writer.write(input)
+                try? writer.close()
+            }
+        }
+        let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
     }
 }
 

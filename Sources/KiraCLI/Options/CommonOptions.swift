@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kira
+import KiraArguments
 
 /// How many threads render.
 struct ThreadOptions: ParsableArguments {
@@ -61,4 +62,44 @@ struct ShaderOptions: ParsableArguments {
     }
 
     var rotationConvention: Rotation.Convention { rotation == .seed ? .seed : .standard }
+}
+
+/// The memory budget (README, "Robustness"): work whose estimated peak is over it is refused
+/// before it starts, with a message that says what would fit.
+struct MemoryOptions: ParsableArguments {
+    @Option(name: .customLong("max-memory"),
+            help: ArgumentHelp("Refuse work estimated to need more memory than this (e.g. 512M, 2G, 8G).", valueName: "size"))
+    var maxMemory = ByteCountArgument(bytes: MemoryBudget.standard.bytes)
+
+    func validate() throws {
+        guard maxMemory.bytes >= 16 << 20 else {
+            throw ValidationError("--max-memory must be at least 16M, not \(MemoryBudget.describe(maxMemory.bytes))")
+        }
+    }
+
+    var budget: MemoryBudget { MemoryBudget(bytes: maxMemory.bytes) }
+
+    /// Refuses `estimate` bytes for `what` when over the budget; `hint` says how to need less.
+    func check(_ estimate: Int, for what: String, hint: String) throws {
+        guard budget.fits(estimate) else { throw overBudget(estimate, for: what, hint: hint) }
+    }
+
+    func overBudget(_ estimate: Int, for what: String, hint: String) -> InputError {
+        InputError("\(what) needs about \(MemoryBudget.describe(estimate)) of memory, over the budget of "
+            + "\(MemoryBudget.describe(budget.bytes)): \(hint), or raise --max-memory")
+    }
+}
+
+/// A byte count typed as `2G`, `512M`, `1.5g` or plain bytes.
+struct ByteCountArgument: ExpressibleByArgument {
+    var bytes: Int
+
+    init(bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        guard let bytes = ArgumentValues.byteCount(argument) else { return nil }
+        self.bytes = bytes
+    }
+
+    var defaultValueDescription: String { bytes % (1 << 30) == 0 ? "\(bytes >> 30)G" : "\(bytes >> 20)M" }
 }

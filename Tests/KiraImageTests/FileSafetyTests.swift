@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CKiraFiles
+import KiraTestSupport
+import Testing
+@testable import KiraImage
+
+/// FileIO's guarantees, in the library (the CLI's end-to-end cases are in BadInputTests).
+@Suite struct FileSafetyTests {
+    @Test func pathBytesRoundTrip() {
+        var state: UInt32 = 99
+        var samples: [[UInt8]] = [Array("plain.png".utf8), Array("bad-".utf8) + [0xFF] + Array(".png".utf8),
+                                  Array("é€😀".utf8), [0xEF, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]]
+        for _ in 0..<300 {
+            samples.append((0..<Int(state % 12)).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24) | 1
+            })
+        }
+        for bytes in samples {
+            #expect(PathBytes.bytes(PathBytes.string(bytes: bytes)) == bytes, "\(bytes)")
+        }
+        #expect(PathBytes.string(bytes: Array("ok-é".utf8)) == "ok-é")  // valid UTF-8 is left alone
+    }
+
+    @Test func identityCatchesEveryName() throws {
+        let directory = try TemporaryDirectory()
+        let a = directory.path + "/a.png"
+        try FileIO.writeAtomically([1, 2, 3], to: a)
+        #expect(link(a, directory.path + "/hard.png") == 0)
+        #expect(symlink("a.png", directory.path + "/soft.png") == 0)
+        for other in ["hard.png", "soft.png", "./a.png"] {
+            let path = other == "./a.png" ? directory.path + "/./a.png" : directory.path + "/" + other
+            #expect(throws: ImageFileError.self) { try FileIO.checkDistinct(inputs: [a], outputs: [path]) }
+        }
+        // Two outputs not written yet, spelled differently.
+        #expect(throws: ImageFileError.self) {
+            try FileIO.checkDistinct(inputs: [], outputs: [directory.path + "/new.png", directory.path + "//new.png"])
+        }
+        try FileIO.checkDistinct(inputs: [a, "-"], outputs: [directory.path + "/b.png", "-", "/dev/null", "/dev/null"])
+        #expect(throws: ImageFileError.self) { try FileIO.checkDistinct(inputs: ["-", "-"], outputs: []) }
+    }
+
+    @Test func symbolicLinkToNothingIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        #expect(symlink("missing.png", directory.path + "/dangling.png") == 0)
+        #expect(throws: ImageFileError.self) { try FileIO.writeAtomically([1], to: directory.path + "/dangling.png") }
+        #expect(directory.contents() == ["dangling.png"])
+    }
+
+    @Test func temporaryNamesFitNameMax() {
+        for length in [1, 200, 241, 255] {
+            let prefix = FileIO.temporaryNamePrefix(Array(repeating: UInt8(ascii: "x"), count: length))
+            #expect(prefix.count + 6 <= FileIO.maxNameLength, "\(length)")
+        }
+    }
+
+    @Test func makeDirectoryThatExistsIsSuccess() throws {
+        let directory = try TemporaryDirectory()
+        try FileIO.makeDirectory(directory.path + "/d")
+        try FileIO.makeDirectory(directory.path + "/d")
+        rmdir(directory.path + "/d")
+        #expect(throws: ImageFileError.self) { try FileIO.makeDirectory(directory.path + "/no/such") }
+    }
+
+    /// The termination handler removes a remembered temporary file, and the process still ends
+    /// by the signal. Run in a child process: after fork only async-signal-safe C is called.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func terminationRemovesTemporaryFiles(signal: Int32) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/.x.png.kira-1-0"
+        try FileIO.writeAtomically([1], to: path)
+        let cPath = Array(path.utf8CString)
+        let child = cPath.withUnsafeBufferPointer { buffer -> pid_t in
+            let pid = fork()
+            if pid == 0 {
+                // The test runner's threads may block the signal; a pipeline's parent may too
+                // (the CLI unblocks it, see KiraCommand).
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, signal)
+                sigprocmask(SIG_UNBLOCK, &set, nil)
+                Glibc.signal(signal, SIG_DFL)
+                kira_cleanup_install()
+                _ = kira_cleanup_remember(buffer.baseAddress!)
+                raise(signal)
+                _exit(0)
+            }
+            return pid
+        }
+        #expect(child > 0)
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        #expect(status & 0x7F == signal, "ended by the signal, status \(status)")
+        #expect(directory.contents().isEmpty, "left \(directory.contents())")
+    }
+
+    /// A stream (here a pipe) is read to its end, not as an empty file.
+    @Test func readsPipes() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let payload = [UInt8](repeating: 7, count: 200_000)
+        let writer = fds[1]
+        let thread = Thread { _ = FileIO.writeAll(payload, to: writer); close(writer) }
+        thread.start()
+        let bytes = try FileIO.read("/proc/self/fd/\(fds[0])")
+        close(fds[0])
+        #expect(bytes == payload)
+    }
+
+    /// Valid PNGs with an ancillary chunk over libpng's default 8 MB limit are read.
+    @Test func largeAncillaryChunk() throws {
+        let png = PNGFixture(width: 3, height: 2, colorType: .rgb, bitDepth: 8, samples: Array(0..<18)).bytes
+        let text = Array("Comment\u{0}".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 9 << 20)
+        let withText = Array(png[0..<33]) + PNGFixture.chunk("tEXt", text) + Array(png[33...])
+        #expect(try PNGCodec.decode(withText) == PNGCodec.decode(png))
+    }
+}
+
+/// A thread for a test (Foundation's is not imported here).
+private final class Thread: @unchecked Sendable {
+    private let body: () -> Void
+    private var handle = pthread_t()
+    init(_ body: @escaping () -> Void) { self.body = body }
+    func start() {
+        let box = Unmanaged.passRetained(self)
+        pthread_create(&handle, nil, { raw in
+            let thread = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
+            thread.body()
+            return nil
+        }, box.toOpaque())
+        pthread_detach(handle)
+    }
+}
