@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import Kira
 import KiraCatalogue
 
@@ -25,7 +26,8 @@ struct BatchCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The catalogue: a .csv file with a header, or .jsonl.", valueName: "manifest"))
     var manifest: String
 
-    @Option(help: ArgumentHelp("Render only block K of N (K = 0…N-1), e.g. \"$JOB_COMPLETION_INDEX/16\".", valueName: "K/N"))
+    // `.unconditional`: `--shard -1/2` is a (bad) value to explain, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render only block K of N (K = 0…N-1), e.g. \"$JOB_COMPLETION_INDEX/16\".", valueName: "K/N"))
     var shard: ShardArgument = ShardArgument(value: .whole)
 
     @OptionGroup var threads: ThreadOptions
@@ -36,14 +38,31 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    /// `K/N` as typed: two integers, checked against each other in ``validate()`` so that the
+    /// message can say what is wrong with them.
     struct ShardArgument: ExpressibleByArgument {
-        var value: Shard
-        init(value: Shard) { self.value = value }
+        var index: Int
+        var count: Int
+        init(value: Shard) { (index, count) = (value.index, value.count) }
         init?(argument: String) {
-            guard let value = Shard(parsing: argument) else { return nil }
-            self.value = value
+            let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2,
+                  let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+                  let count = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+            (self.index, self.count) = (index, count)
         }
+        /// The shard; ``validate()`` has checked K and N before any use.
+        var value: Shard { Shard(index: index, count: count)! }
         var defaultValueDescription: String { "0/1" }
+    }
+
+    func validate() throws {
+        guard (1...Shard.maxCount).contains(shard.count) else {
+            throw ValidationError("--shard \(shard.index)/\(shard.count): N must be 1…\(Shard.maxCount)")
+        }
+        guard (0..<shard.count).contains(shard.index) else {
+            throw ValidationError("--shard \(shard.index)/\(shard.count): K must be 0…\(shard.count - 1) (K counts from 0)")
+        }
     }
 
     func run() throws {
@@ -70,6 +89,7 @@ struct BatchCommand: ParsableCommand {
 
         // Every row's values and textures are checked, and the up-to-date rows set aside, before
         // anything renders.
+        let inputs = BatchInputFiles(catalogue)
         let cache = TextureCache()
         var jobs: [FrameJob] = []
         for row in rows {
@@ -78,6 +98,11 @@ struct BatchCommand: ParsableCommand {
                 job = try BatchRows.job(for: row, in: catalogue, kiraVersion: BuildInfo.version)
             } catch {
                 fail(row.number, row.values[BatchRows.output], error.description)
+                done += 1
+                continue
+            }
+            if let texture = inputs.texture(sameFileAs: job.output) {
+                fail(row.number, job.output, "the output would overwrite \(texture.path), a texture of row \(texture.row)")
                 done += 1
                 continue
             }

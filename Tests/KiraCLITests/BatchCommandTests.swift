@@ -266,10 +266,34 @@ import Testing
     @Test func badShard() throws {
         let workspace = try Workspace()
         try "output\nout/a.png\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
-        for shard in ["3/3", "x", "-1/2", "1/0"] {
+        // Each refused on one line that says what is wrong (a negative K is a value, not a missing one).
+        for (shard, reason) in [("3/3", "K must be 0…2"), ("x", "invalid"), ("-1/2", "K must be 0…1"), ("1/0", "N must be"),
+                                ("0/1000001", "N must be"), ("99999999999999999999/2", "invalid")] {
             let result = try workspace.run("batch", "cards.csv", "--shard", shard)
             #expect(result.status == 2, "\(shard): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains(reason), "\(shard): \(result.stderr)")
         }
+        #expect(!workspace.exists("out"))
+    }
+
+    /// A row whose output is another row's texture (by name or through a hard link) fails alone;
+    /// the texture is left as it was, and the row that reads it renders.
+    @Test func anOutputOverAnotherRowsTextureFails() throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("cat"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: workspace.file("textures/front.png"), toPath: workspace.file("cat/art.png"))
+        try FileManager.default.linkItem(atPath: workspace.file("cat/art.png"), toPath: workspace.file("cat/linked.png"))
+        let art = try Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/art.png")))
+        let manifest = "output,art,size\nart.png,,40x50\nout/b.png,art.png,40x50\nlinked.png,,40x50\n"
+        try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
+        let result = try workspace.run("batch", "cat/cards.csv", "--json")
+        #expect(result.status == 1, "\(result.stderr)")
+        let summary = try Self.summary(result)
+        #expect(summary.rendered == 1 && summary.failures.map(\.row) == [1, 3], "\(summary)")
+        #expect(summary.failures.allSatisfy { $0.reason.contains("a texture of row 2") }, "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/art.png"))) == art)
+        #expect(workspace.exists("cat/out/b.png"))
     }
 
     /// Every option of `kira render` that shapes the frame is a manifest column, so batch and
