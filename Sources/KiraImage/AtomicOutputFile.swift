@@ -13,52 +13,95 @@ private func writeBytes(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
     write(fd, buffer, count)
 }
 
-/// A file written piece by piece that appears under its name whole, or not at all: the streaming
-/// form of ``FileIO/writeAtomically(_:to:)``, for output too large to assemble in memory first
-/// (an animated PNG).
+/// A file written piece by piece that appears under its name whole, or not at all: what
+/// ``FileIO/writeAtomically(_:to:)`` does, in streaming form (an animated PNG too large to
+/// assemble in memory first). See there for what each kind of path gets: regular files are
+/// replaced atomically and flushed to the disk, devices and FIFOs written in place, symbolic
+/// links written through.
 ///
-/// The pieces go to an unnamed file in the target's directory (Linux `O_TMPFILE`); ``commit()``
-/// names it and renames it over the path. Where unnamed files are not supported, a named
-/// temporary file in the same directory is used instead. Until ``commit()`` succeeds the path is
-/// untouched, and a writer released without it (an error, a throw elsewhere) removes what it
-/// wrote.
+/// Until ``commit()`` succeeds a regular file's path is untouched, and a writer released without
+/// it (an error, a throw elsewhere) removes what it wrote.
 package final class AtomicOutputFile {
-    /// The path the file will have.
+    /// The path as given (for messages).
     package let path: String
+    /// Where the bytes go: `path` with a symbolic link resolved.
+    private let target: String
     private var fd: Int32
-    private var temporary: String?  // the file's name before the rename, once it has one
-    private let temporaryBase: String
+    /// A device, FIFO or standard output: written in place, nothing to rename.
+    private let inPlace: Bool
+    /// The permission bits of the regular file being replaced, if any.
+    private let mode: mode_t?
+    private var temporary: [CChar]?  // the file's name before the rename, once it has one
+    private var slot: Int32 = -1  // its cleanup slot (removed on SIGINT/SIGTERM/SIGHUP)
     private var committed = false
 
-    /// Starts a new file that ``commit()`` will place at `path`.
+    /// Starts the file that ``commit()`` will place at `path`.
     ///
-    /// - Throws: ``ImageFileError`` when `path` names a directory or its directory cannot take
-    ///   a new file.
+    /// - Throws: ``ImageFileError`` when `path` names a directory, a block device or a socket,
+    ///   a symbolic link to nothing, or a place that cannot take a new file.
     package init(path: String) throws(ImageFileError) {
         self.path = path
-        let directory = FileIO.parentDirectory(of: path)
-        let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
-        guard !name.isEmpty, name != ".", name != ".." else {
+        if path == FileIO.standardStream {
+            (target, fd, inPlace, mode) = (path, dup(1), true, nil)
+            if fd < 0 { throw ImageFileError(path: "standard output", reason: "cannot write: \(FileIO.errorText(errno))") }
+            return
+        }
+        var resolved = path
+        var status = stat()
+        if PathBytes.withCString(path, { lstat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+            guard let real = FileIO.realPath(path) else {
+                throw ImageFileError(path: path, reason: "is a symbolic link to a missing file")
+            }
+            resolved = real
+        }
+        target = resolved
+        var replacedMode: mode_t?
+        if PathBytes.withCString(resolved, { stat($0, &status) }) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: replacedMode = status.st_mode & 0o7777
+            case S_IFCHR, S_IFIFO:
+                // Never renamed over: the device or pipe itself takes the bytes.
+                (fd, inPlace, mode) = (PathBytes.withCString(resolved) { open($0, O_WRONLY | O_CLOEXEC | O_NOCTTY) }, true, nil)
+                if fd < 0 { throw ImageFileError(path: path, reason: "cannot write: \(FileIO.errorText(errno))") }
+                return
+            case S_IFDIR: throw ImageFileError(path: path, reason: "is a directory, not a file")
+            default:
+                throw ImageFileError(path: path, reason: "is a block device or a socket: Kira writes only regular files, character devices and pipes")
+            }
+        } else if errno != ENOENT {
+            throw ImageFileError(path: path, reason: "cannot write: \(FileIO.errorText(errno))")
+        }
+        inPlace = false
+        mode = replacedMode
+        let directory = FileIO.parentDirectory(of: resolved)
+        let name = PathBytes.bytes(String(resolved.split(separator: "/", omittingEmptySubsequences: false).last ?? ""))
+        guard !name.isEmpty, name != Array(".".utf8), name != Array("..".utf8) else {
             throw ImageFileError(path: path, reason: "output path names a directory, not a file")
         }
-        if FileIO.isDirectory(path) { throw ImageFileError(path: path, reason: "is a directory, not a file") }
-        temporaryBase = "\(directory)/.\(name).kira-\(getpid())"
-        fd = kira_open_unnamed(directory)
+        fd = -1
+        if getenv("KIRA_NAMED_TEMPORARY_FILES") == nil {
+            fd = PathBytes.withCString(directory) { kira_open_unnamed($0) }
+        } else {
+            errno = EOPNOTSUPP
+        }
         if fd < 0 {
             let code = errno
             guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
                 throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(code))")
             }
-            var template = Array("\(temporaryBase)-XXXXXX".utf8CString)
+            var template = temporaryPath("XXXXXX")
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
                 throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(errno))")
             }
-            temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            slot = kira_cleanup_remember(template)
+            temporary = template
             // mkstemp creates the file readable by its owner only; give it the usual mode.
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            if mode == nil {
+                let mask = umask(0)
+                umask(mask)
+                fchmod(fd, 0o666 & ~mask)
+            }
         }
     }
 
@@ -67,6 +110,15 @@ package final class AtomicOutputFile {
             if fd >= 0 { close(fd) }
             if let temporary { unlink(temporary) }
         }
+        kira_cleanup_forget(slot)
+    }
+
+    /// `DIR/.NAME.kira-PID-suffix`, NAME cut to fit the file-name limit (FileIO.temporaryNamePrefix).
+    private func temporaryPath(_ suffix: String) -> [CChar] {
+        let directory = PathBytes.bytes(FileIO.parentDirectory(of: target))
+        let name = PathBytes.bytes(String(target.split(separator: "/", omittingEmptySubsequences: false).last ?? ""))
+        return (directory + Array("/".utf8) + FileIO.temporaryNamePrefix(name) + Array(suffix.utf8) + [0])
+            .map { CChar(bitPattern: $0) }
     }
 
     /// Appends `bytes` to the file.
@@ -77,7 +129,7 @@ package final class AtomicOutputFile {
             let n = writeBytes(fd, bytes.baseAddress! + written, bytes.count - written)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ImageFileError(path: path, reason: "cannot write: \(FileIO.errorText(errno))")
+                throw ImageFileError(path: FileIO.displayName(path, output: true), reason: "cannot write: \(FileIO.errorText(errno))")
             }
             written += n
         }
@@ -92,32 +144,57 @@ package final class AtomicOutputFile {
         if let failure { throw failure }
     }
 
-    /// Puts the finished file in place at ``path``, replacing what was there.
+    /// Puts the finished file in place at ``path``, replacing what was there: flushed to the
+    /// disk first (whole or none across a power loss too), then linked under its name (a new
+    /// file) or renamed over the old one, and the directory flushed.
     package func commit() throws(ImageFileError) {
         precondition(!committed, "commit twice")
         var failure: String?
-        if temporary == nil {
-            // Name the finished file, then move it into place.
-            for attempt in 0...100 {
-                let candidate = "\(temporaryBase)-\(attempt)"
-                if kira_name_unnamed(fd, candidate) == 0 {
-                    temporary = candidate
-                    break
-                }
-                if errno != EEXIST || attempt == 100 {
-                    failure = FileIO.errorText(errno)
-                    break
+        if inPlace {
+            if close(fd) != 0 { failure = FileIO.errorText(errno) }
+            fd = -1
+            committed = true
+            if let failure { throw ImageFileError(path: FileIO.displayName(path, output: true), reason: "cannot write: \(failure)") }
+            return
+        }
+        if let mode, fchmod(fd, mode) != 0 { failure = FileIO.errorText(errno) }
+        if failure == nil, fsync(fd) != 0 { failure = FileIO.errorText(errno) }
+        var linkedInPlace = false
+        if failure == nil, temporary == nil {
+            // A new file takes its name directly: no temporary name at all.
+            if mode == nil, PathBytes.withCString(target, { kira_name_unnamed(fd, $0) }) == 0 {
+                linkedInPlace = true
+            } else if mode == nil, errno != EEXIST {
+                failure = FileIO.errorText(errno)
+            } else {
+                for attempt in 0...100 {
+                    let candidate = temporaryPath(String(attempt))
+                    if kira_name_unnamed(fd, candidate) == 0 {
+                        slot = kira_cleanup_remember(candidate)
+                        temporary = candidate
+                        break
+                    }
+                    if errno != EEXIST || attempt == 100 {
+                        failure = FileIO.errorText(errno)
+                        break
+                    }
                 }
             }
         }
         if close(fd) != 0, failure == nil { failure = FileIO.errorText(errno) }
         fd = -1
-        if failure == nil, let temporary, rename(temporary, path) != 0 { failure = FileIO.errorText(errno) }
+        if failure == nil, !linkedInPlace, let temporary,
+           PathBytes.withCString(target, { rename(temporary, $0) }) != 0 {
+            failure = FileIO.errorText(errno)
+        }
         if let failure {
             if let temporary { unlink(temporary) }
             temporary = nil
             throw ImageFileError(path: path, reason: "cannot write: \(failure)")
         }
         committed = true
+        kira_cleanup_forget(slot)
+        slot = -1
+        FileIO.syncDirectory(FileIO.parentDirectory(of: target))
     }
 }

@@ -206,6 +206,14 @@ enum InputFixtures {
         #expect(stat(full, &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device was replaced")
         #expect(try workspace.run("shade", "--art", "textures/front.png", "-o", "/dev/null").status == 0)
         #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+        // The streamed APNG too.
+        let card = ["--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png",
+                    "--back-mask", "textures/back-mask.png", "--preset", "seed004-flip", "--fps", "5", "--size", "40x50"]
+        let apng = try CLIRunner.run(["animate"] + card + ["--apng", "output/full"], in: workspace.path)
+        #expect(apng.status == 2 && apng.stderr.contains("No space left"), "\(apng.stderr)")
+        #expect(stat(full, &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device was replaced")
+        #expect(try CLIRunner.run(["animate"] + card + ["--apng", "/dev/null"], in: workspace.path).status == 0)
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
         #expect(workspace.outputs() == ["full"])
     }
 
