@@ -35,7 +35,12 @@ struct LaneProjectionJob: @unchecked Sendable {
     }
 
     func run(tile: Int) {
-        if depth == 16 { run(tile: tile, UInt16.self) } else { run(tile: tile, UInt8.self) }
+        ChannelDepth.with(bits: depth, Tile(job: self, tile: tile))
+    }
+
+    private struct Tile: ChannelTypeConsumer {
+        let job: LaneProjectionJob, tile: Int
+        func callAsFunction<Out: LaneChannel>(_: Out.Type) { job.run(tile: tile, Out.self) }
     }
 
     /// A face's share of one row: where it touches, where it covers whole pixels, and the row's
@@ -47,7 +52,7 @@ struct LaneProjectionJob: @unchecked Sendable {
         var rowTerm: SIMD3<Double>
     }
 
-    private func run<Out: LaneChannel>(tile: Int, _: Out.Type) {
+    fileprivate func run<Out: LaneChannel>(tile: Int, _: Out.Type) {
         let out = output.assumingMemoryBound(to: Out.self)
         // The background as stored channels, for the pixels no face reaches (the same bytes as
         // the lanes' store gives for the background alone).

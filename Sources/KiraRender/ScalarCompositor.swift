@@ -15,10 +15,15 @@ struct ScalarProjectionJob: @unchecked Sendable {
     let scratch: UnsafeMutablePointer<Float>
 
     func run(tile: Int, worker: Int) {
-        if depth == 16 { run(tile: tile, worker: worker, UInt16.self) } else { run(tile: tile, worker: worker, UInt8.self) }
+        ChannelDepth.with(bits: depth, Tile(job: self, tile: tile, worker: worker))
     }
 
-    private func run<Out: LaneChannel>(tile: Int, worker: Int, _: Out.Type) {
+    private struct Tile: ChannelTypeConsumer {
+        let job: ScalarProjectionJob, tile: Int, worker: Int
+        func callAsFunction<Out: LaneChannel>(_: Out.Type) { job.run(tile: tile, worker: worker, Out.self) }
+    }
+
+    fileprivate func run<Out: LaneChannel>(tile: Int, worker: Int, _: Out.Type) {
         let row = scratch + worker * width * 4
         let out = output.assumingMemoryBound(to: Out.self)
         // The background as stored channels, for the pixels no face reaches.

@@ -233,19 +233,32 @@ struct Kernel: @unchecked Sendable {
     /// the inner loop has no generic or existential calls.
     func shade(tile: Int, worker: Int) {
         let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
-        switch depths {
-        case (8, 8, 8): shadeRows(rows, worker, UInt8.self, UInt8.self, UInt8.self)
-        case (8, 8, 16): shadeRows(rows, worker, UInt8.self, UInt8.self, UInt16.self)
-        case (8, 16, 8): shadeRows(rows, worker, UInt8.self, UInt16.self, UInt8.self)
-        case (8, 16, 16): shadeRows(rows, worker, UInt8.self, UInt16.self, UInt16.self)
-        case (16, 8, 8): shadeRows(rows, worker, UInt16.self, UInt8.self, UInt8.self)
-        case (16, 8, 16): shadeRows(rows, worker, UInt16.self, UInt8.self, UInt16.self)
-        case (16, 16, 8): shadeRows(rows, worker, UInt16.self, UInt16.self, UInt8.self)
-        default: shadeRows(rows, worker, UInt16.self, UInt16.self, UInt16.self)
+        ChannelDepth.with(bits: depths.art, ArtChannel(kernel: self, rows: rows, worker: worker))
+    }
+
+    // The art's, the mask's and the output's channel types, one after the other.
+    private struct ArtChannel: ChannelTypeConsumer {
+        let kernel: Kernel, rows: Range<Int>, worker: Int
+        func callAsFunction<I: LaneChannel>(_: I.Type) {
+            ChannelDepth.with(bits: kernel.depths.mask, MaskChannel<I>(kernel: kernel, rows: rows, worker: worker))
         }
     }
 
-    private func shadeRows<I: LaneChannel, K: LaneChannel, O: LaneChannel>(
+    private struct MaskChannel<I: LaneChannel>: ChannelTypeConsumer {
+        let kernel: Kernel, rows: Range<Int>, worker: Int
+        func callAsFunction<K: LaneChannel>(_: K.Type) {
+            ChannelDepth.with(bits: kernel.depths.output, OutputChannel<I, K>(kernel: kernel, rows: rows, worker: worker))
+        }
+    }
+
+    private struct OutputChannel<I: LaneChannel, K: LaneChannel>: ChannelTypeConsumer {
+        let kernel: Kernel, rows: Range<Int>, worker: Int
+        func callAsFunction<O: LaneChannel>(_: O.Type) {
+            kernel.shadeRows(rows, worker, I.self, K.self, O.self)
+        }
+    }
+
+    fileprivate func shadeRows<I: LaneChannel, K: LaneChannel, O: LaneChannel>(
         _ rows: Range<Int>, _ worker: Int, _: I.Type, _: K.Type, _: O.Type
     ) {
         let width = frame.width
