@@ -165,15 +165,12 @@ public final class FrameRenderer {
     private func shadeSweep<Out: LaneChannel>(
         _ face: CardFace, normals: [SIMD3<Float>], parameters: KiraParameters, into stack: inout FrameStack<Out>
     ) throws(RenderError) {
-        switch (face.art, face.mask) {
-        case (.rgba8(let a), .rgba8(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
-        case (.rgba8(let a), .rgba16(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
-        case (.rgba16(let a), .rgba8(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
-        case (.rgba16(let a), .rgba16(let m)): try shadeSweep(art: a, mask: m, normals: normals, parameters: parameters, into: &stack)
+        try withUnsafeMutablePointer(to: &stack) { (stack) throws(RenderError) in
+            try face.art.open(mask: face.mask, Sweep(renderer: self, normals: normals, parameters: parameters, stack: stack))
         }
     }
 
-    private func shadeSweep<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
+    fileprivate func shadeSweep<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, normals: [SIMD3<Float>], parameters: KiraParameters,
         into stack: inout FrameStack<Out>
     ) throws(RenderError) {
@@ -236,6 +233,18 @@ public final class FrameRenderer {
                 }
             }
         }
+    }
+}
+
+/// ``FrameRenderer``'s sweep of one side at its images' channel types.
+private struct Sweep<Out: LaneChannel>: ArtMaskConsumer {
+    let renderer: FrameRenderer
+    let normals: [SIMD3<Float>]
+    let parameters: KiraParameters
+    let stack: UnsafeMutablePointer<FrameStack<Out>>
+
+    func callAsFunction<A: LaneChannel, M: LaneChannel>(art: RGBAImage<A>, mask: RGBAImage<M>) throws(RenderError) {
+        try renderer.shadeSweep(art: art, mask: mask, normals: normals, parameters: parameters, into: &stack.pointee)
     }
 }
 

@@ -336,11 +336,20 @@ extension ShadeRenderer {
         art: AnyRGBAImage, mask: AnyRGBAImage, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
     ) throws(RenderError) {
-        switch (art, mask) {
-        case (.rgba8(let a), .rgba8(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
-        case (.rgba8(let a), .rgba16(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
-        case (.rgba16(let a), .rgba8(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
-        case (.rgba16(let a), .rgba16(let m)): try shade(art: a, mask: m, normal: normal, parameters: parameters, into: &output)
+        try withUnsafeMutablePointer(to: &output) { (output) throws(RenderError) in
+            try art.open(mask: mask, Shade(renderer: self, normal: normal, parameters: parameters, output: output))
         }
+    }
+}
+
+/// ``ShadeRenderer/shade(art:mask:normal:parameters:into:)`` at the images' channel types.
+private struct Shade<Out: LaneChannel>: ArtMaskConsumer {
+    let renderer: ShadeRenderer
+    let normal: SIMD3<Float>
+    let parameters: KiraParameters
+    let output: UnsafeMutablePointer<RGBAImage<Out>>
+
+    func callAsFunction<A: LaneChannel, M: LaneChannel>(art: RGBAImage<A>, mask: RGBAImage<M>) throws(RenderError) {
+        try renderer.shade(art: art, mask: mask, normal: normal, parameters: parameters, into: &output.pointee)
     }
 }
