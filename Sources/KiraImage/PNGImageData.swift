@@ -24,20 +24,44 @@ enum PNGImageData {
     /// libdeflate's level for animation frames (see the table above).
     static let defaultLevel = 1
 
-    /// The image data of `region` of `image`, every row filtered with Up (PNG filter type 2),
+    /// How rows are filtered before compression: one PNG filter type for every row, or per row
+    /// the type whose output has the smallest sum of absolute (signed) bytes — libpng's heuristic
+    /// for its adaptive filtering.
+    enum RowFilter: Sendable, Equatable {
+        case none, sub, up, average, paeth, adaptive
+
+        /// The PNG filter type byte of a fixed filter.
+        fileprivate var type: UInt8? {
+            switch self {
+            case .none: 0
+            case .sub: 1
+            case .up: 2
+            case .average: 3
+            case .paeth: 4
+            case .adaptive: nil
+            }
+        }
+    }
+
+    /// The image data of `region` of `image`, rows filtered with `filter` (Up unless told),
     /// 16-bit samples stored big-endian as PNG requires.
-    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, level: Int = defaultLevel) throws(ImageFileError) -> [UInt8] {
+    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, level: Int = defaultLevel, filter: RowFilter = .up)
+        throws(ImageFileError) -> [UInt8]
+    {
         let sampleBytes = MemoryLayout<C>.size
-        let rowBytes = region.width * 4 * sampleBytes
+        let pixelBytes = 4 * sampleBytes
+        let rowBytes = region.width * pixelBytes
         let filteredRow = rowBytes + 1
         let total = filteredRow * region.height
         let filtered = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
             image.channels.withUnsafeBytes { pixels in
-                let imageRowBytes = image.width * 4 * sampleBytes
+                let imageRowBytes = image.width * pixelBytes
                 var above = [UInt8](repeating: 0, count: rowBytes)  // the row before the first is zero
                 var row = [UInt8](repeating: 0, count: rowBytes)
+                // Adaptive filtering tries each type into here and keeps the best.
+                var candidate = [UInt8](repeating: 0, count: filter == .adaptive ? rowBytes : 0)
                 for y in 0..<region.height {
-                    let source = pixels.baseAddress! + (region.y + y) * imageRowBytes + region.x * 4 * sampleBytes
+                    let source = pixels.baseAddress! + (region.y + y) * imageRowBytes + region.x * pixelBytes
                     row.withUnsafeMutableBytes { row in
                         if sampleBytes == 1 {
                             row.copyMemory(from: UnsafeRawBufferPointer(start: source, count: rowBytes))
@@ -51,8 +75,23 @@ enum PNGImageData {
                         }
                     }
                     let out = buffer.baseAddress! + y * filteredRow
-                    out[0] = 2  // Up
-                    upFilter(row, above, into: out + 1)
+                    if let type = filter.type {
+                        out[0] = type
+                        apply(type, row, above, pixelBytes: pixelBytes, into: out + 1)
+                    } else {
+                        var best = UInt64.max
+                        for type: UInt8 in 0...4 {
+                            let sum = candidate.withUnsafeMutableBufferPointer { candidate in
+                                apply(type, row, above, pixelBytes: pixelBytes, into: candidate.baseAddress!)
+                                return absoluteSum(UnsafeBufferPointer(candidate))
+                            }
+                            if sum < best {
+                                best = sum
+                                out[0] = type
+                                candidate.withUnsafeBytes { (out + 1).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: rowBytes) }
+                            }
+                        }
+                    }
                     swap(&row, &above)
                 }
             }
@@ -72,6 +111,44 @@ enum PNGImageData {
         }
         if failed { throw ImageFileError(path: "<encoder>", reason: "compression failed") }
         return compressed
+    }
+
+    /// Filters `row` (with `above`, the unfiltered row before it) with PNG filter `type` into `out`.
+    private static func apply(_ type: UInt8, _ row: [UInt8], _ above: [UInt8], pixelBytes: Int, into out: UnsafeMutablePointer<UInt8>) {
+        if type == 2 { return upFilter(row, above, into: out) }
+        row.withUnsafeBufferPointer { row in
+            above.withUnsafeBufferPointer { above in
+                let count = row.count
+                switch type {
+                case 0:
+                    out.update(from: row.baseAddress!, count: count)
+                case 1:  // Sub: minus the byte one pixel to the left
+                    for i in 0..<min(pixelBytes, count) { out[i] = row[i] }
+                    for i in Swift.stride(from: pixelBytes, to: count, by: 1) { out[i] = row[i] &- row[i - pixelBytes] }
+                case 3:  // Average: minus the mean of left and above
+                    for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] / 2 }
+                    for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
+                        out[i] = row[i] &- UInt8((UInt16(row[i - pixelBytes]) + UInt16(above[i])) / 2)
+                    }
+                default:  // Paeth: minus whichever of left, above, upper-left is nearest left + above - upper-left
+                    for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] }  // left and upper-left are 0
+                    for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
+                        let a = Int16(row[i - pixelBytes]), b = Int16(above[i]), c = Int16(above[i - pixelBytes])
+                        let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                        let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                        out[i] = row[i] &- UInt8(predictor)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sum of the bytes read as signed values, absolute: small when a filter left mostly
+    /// values near zero, which deflate compresses best.
+    private static func absoluteSum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var sum: UInt64 = 0
+        for byte in bytes { sum &+= UInt64(Int8(bitPattern: byte).magnitude) }
+        return sum
     }
 
     /// `out[i] = row[i] - above[i]` (mod 256): PNG's Up filter, 32 bytes at a time.

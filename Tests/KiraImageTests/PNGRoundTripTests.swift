@@ -4,7 +4,8 @@ import KiraTestSupport
 
 @Suite struct PNGRoundTripTests {
     @Test(arguments: [PNGCodec.EncodingOptions.standard, .fast, .init(compressionLevel: 0, filters: .none),
-                      .init(compressionLevel: 9, filters: .paeth), .init(compressionLevel: 3, filters: .up)])
+                      .init(compressionLevel: 9, filters: .paeth), .init(compressionLevel: 3, filters: .up),
+                      .init(compressionLevel: 12, filters: .paeth, deflater: .libdeflate)])
     func eightBitRoundTrips(options: PNGCodec.EncodingOptions) throws {
         var image = RGBAImage<UInt8>(width: 37, height: 23)
         for i in image.channels.indices { image.channels[i] = UInt8((i * 31 + i / 7) & 0xFF) }
@@ -17,6 +18,47 @@ import KiraTestSupport
         for i in image.channels.indices { image.channels[i] = UInt16((i * 40503) & 0xFFFF) }
         let decoded = try PNGCodec.decode(PNGCodec.encode(image))
         #expect(decoded == .rgba16(image))
+    }
+
+    /// The libdeflate writer (filters in Swift, PNG chunks by hand) against libpng's reader, and
+    /// against libpng's own writer as the reference: every filter, both depths, odd sizes, noisy
+    /// and smooth rows (so that adaptive filtering picks different types).
+    @Test(arguments: [PNGImageData.RowFilter.none, .sub, .up, .average, .paeth, .adaptive])
+    func libdeflateWriterDecodesWithLibpng(filter: PNGImageData.RowFilter) throws {
+        for (width, height) in [(1, 1), (3, 5), (37, 23), (17, 1), (1, 9)] {
+            var image8 = RGBAImage<UInt8>(width: width, height: height)
+            var image16 = RGBAImage<UInt16>(width: width, height: height)
+            for i in image8.channels.indices {
+                let pixel = i / 4, x = pixel % width, y = pixel / width
+                // Smooth gradients in the top half, noise below.
+                let value = y < height / 2 ? x * 7 + y * 3 + (i % 4) * 50 : (i * 40503 + i / 7) ^ (i >> 3)
+                image8.channels[i] = UInt8(truncatingIfNeeded: value)
+                image16.channels[i] = UInt16(truncatingIfNeeded: value &* 257 &+ i)
+            }
+            let whole8 = ImageRegion(x: 0, y: 0, width: width, height: height)
+            let bytes8 = try PNGCodec.encodeWithLibdeflate(image8, region: whole8, level: 6, filter: filter)
+            #expect(try PNGCodec.decode(bytes8) == .rgba8(image8), "8 bit, \(width)×\(height)")
+            let bytes16 = try PNGCodec.encodeWithLibdeflate(image16, region: whole8, level: 1, filter: filter)
+            #expect(try PNGCodec.decode(bytes16) == .rgba16(image16), "16 bit, \(width)×\(height)")
+            let reference = try PNGCodec.decode(PNGCodec.encode(image16, options: .init(deflater: .zlib)))
+            #expect(try PNGCodec.decode(bytes16) == reference)
+            if width > 2 && height > 2 {
+                let inner = ImageRegion(x: 1, y: 1, width: width - 2, height: height - 2)
+                let part = try PNGCodec.encodeWithLibdeflate(image8, region: inner, level: 1, filter: filter)
+                #expect(try PNGCodec.decode(part) == PNGCodec.decode(PNGCodec.encode(image8, region: inner, options: .init(deflater: .zlib))))
+            }
+        }
+    }
+
+    /// `standard` and `fast` go through the deflaters they say, at both depths.
+    @Test func presetsChooseTheirDeflater() throws {
+        let image8 = RGBAImage<UInt8>(width: 9, height: 7, channels: (0..<252).map { UInt8($0 % 251) })
+        let image16 = RGBAImage<UInt16>(width: 9, height: 7, channels: (0..<252).map { UInt16($0 * 97) })
+        let whole = ImageRegion(x: 0, y: 0, width: 9, height: 7)
+        #expect(try PNGCodec.encode(image8) == PNGCodec.encodeWithLibdeflate(image8, region: whole, level: 6, filter: .adaptive))
+        #expect(try PNGCodec.encode(image8, options: .fast) == PNGCodec.encodeWithLibdeflate(image8, region: whole, level: 1, filter: .up))
+        #expect(try PNGCodec.encode(image16) == PNGCodec.encode(image16, options: .init(compressionLevel: 6, filters: .all, deflater: .zlib)))
+        #expect(try PNGCodec.encode(image16, options: .fast) == PNGCodec.encodeWithLibdeflate(image16, region: whole, level: 1, filter: .up))
     }
 
     @Test func depthConversionsAreExactWhereTheyCanBe() {
