@@ -104,13 +104,26 @@ struct AnimateCommand: ParsableCommand {
                              + "\(Self.lengths.lowerBound) and \(Int(Self.lengths.upperBound)) s (or give --duration)")
         }
         let timing = frameTiming(preset, drag: dragPath)
+        // --loops repeats a loop: the clip as a whole keeps --duration's limit on time and work.
+        if let loops, case let length = Double(timing.count) / Double(fps), length > Self.lengths.upperBound {
+            throw InputError("--loops \(loops): the clip would last \(Check.format(length)) s; it must be at most "
+                             + "\(Int(Self.lengths.upperBound)) s (fewer loops or a lower --fps)")
+        }
         let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.rawValue)" : nil)
         let framePaths = directory.map { directory in
             (0..<timing.count).map { "\(directory)/\(FrameDirectory.name($0))" } + ["\(directory)/\(FrameDirectory.indexName)"]
         } ?? []
         // Every input against every output, by device and inode, before any work.
-        try FileIO.checkDistinct(inputs: card.paths + (drag.map { [$0] } ?? []),
-                                 outputs: [apng, sheet].compactMap { $0 } + videos.video + framePaths)
+        let inputs = card.paths + (drag.map { [$0] } ?? [])
+        try FileIO.checkDistinct(inputs: inputs, outputs: [apng, sheet].compactMap { $0 } + videos.video + framePaths)
+        // The numbered frames of an earlier, longer run are removed after this one: none may be an input.
+        if let directory {
+            do {
+                try FileIO.checkDistinct(inputs: inputs, outputs: try FrameDirectory(path: directory).frames(from: timing.count))
+            } catch let error as ImageFileError {
+                throw InputError("\(error.path): an input named as a frame of an earlier run, which this run would remove from \(directory); move or rename it")
+            }
+        }
         let ffmpeg = try videos.program()
         let faces = try card.load()
 

@@ -41,12 +41,19 @@ struct FrameDirectory {
         var index = "file,time_s\n"
         for (k, time) in times.enumerated() { index += "\(Self.name(k)),\(time)\n" }
         try FileIO.writeAtomically(Array(index.utf8), to: "\(path)/\(Self.indexName)")
-        for name in try entries() {
-            guard let k = Self.index(of: name), k >= times.count else { continue }
-            guard unlink("\(path)/\(name)") == 0 || errno == ENOENT else {
-                throw InputError("\(path)/\(name): cannot remove a frame of an earlier run (\(String(cString: strerror(errno))))")
+        for frame in try frames(from: times.count) {
+            guard unlink(frame) == 0 || errno == ENOENT else {
+                throw InputError("\(frame): cannot remove a frame of an earlier run (\(String(cString: strerror(errno))))")
             }
         }
+    }
+
+    /// The numbered frames in the folder from number `first` on (those a run of `first` frames
+    /// removes); none when the folder does not exist yet.
+    func frames(from first: Int) throws -> [String] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        return try entries().filter { (Self.index(of: $0) ?? -1) >= first }.map { "\(path)/\($0)" }
     }
 
     private func entries() throws -> [String] {

@@ -21,6 +21,22 @@ import Testing
         #expect(index == "file,time_s\nframe-0000.png,0.0\nframe-0001.png,0.5\n", "\(index)")
     }
 
+    /// An input named like a stale frame of the folder is refused before anything is written,
+    /// instead of being removed with the earlier run's frames.
+    @Test func anInputAmongTheStaleFramesIsKept() throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("output/f"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: workspace.file("textures/front.png"), toPath: workspace.file("output/f/frame-0009.png"))
+        let art = try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/f/frame-0009.png")))
+        // seed004-flip at 6 frames/s: frames 0…4, so frame-0009.png would be removed as stale.
+        let result = try workspace.run("animate", "--preset", "seed004-flip", "--fps", "6", "--size", "40x50",
+                                       "--art", "output/f/frame-0009.png", "--output-dir", "output/f")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("frame-0009.png"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/f/frame-0009.png"))) == art)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/f")) == ["frame-0009.png"])
+    }
+
     /// The alpha of the canvas's border pixels and of its centre.
     static func alphas(_ path: String) throws -> (border: Set<UInt8>, centre: UInt8, width: Int, height: Int) {
         let image = try PNGCodec.read(path).rgba8

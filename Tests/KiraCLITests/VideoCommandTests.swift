@@ -84,7 +84,7 @@ import Testing
 
     @Test(arguments: [["--video", "output/a.avi"], ["--video", "output/a"], ["--video", "output/a.gif", "--crf", "20"],
                       ["--video", "output/a.mp4", "--crf", "52"], ["--video", "nowhere/a.mp4"],
-                      ["--loops", "0"], ["--loops", "2", "--duration", "4"], ["--fps", "241", "--video", "output/a.gif"]])
+                      ["--loops", "0"], ["--loops", "2", "--duration", "4"], ["--fps", "1", "--loops", "151", "--video", "output/a.gif"], ["--fps", "241", "--video", "output/a.gif"]])
     func badVideoArguments(arguments: [String]) throws {
         let workspace = try Workspace()
         let result = try CLIRunner.run(["animate"] + Workspace.card + ["--preset", "showcase", "--size", "40x40"] + arguments, in: workspace.path)
