@@ -134,13 +134,15 @@ struct BatchCommand: ParsableCommand {
         summary.failures.sort { $0.row < $1.row }
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
+        // A summary that cannot be written (a full disk) is an error, as for compare's report.
         if json {
-            print(summary.json)
+            try writeToStandardOutput(summary.json + "\n")
         } else {
-            print("""
+            try writeToStandardOutput("""
                 kira batch: \(summary.rows) rows (shard \(summary.shard)): \(summary.rendered) rendered, \
                 \(summary.skipped) up to date, \(summary.failed) failed; \(format2(summary.seconds)) s, \
                 \(format2(summary.cardsPerSecond)) cards/s, \(format2(summary.framesPerSecond)) frames/s
+
                 """)
         }
         if summary.failed > 0 { throw ExitCode(1) }

@@ -277,6 +277,17 @@ import Testing
         #expect(!workspace.exists("out"))
     }
 
+    /// A summary that cannot be written is an error (exit 2), the frames are still made.
+    @Test(arguments: [[], ["--json"]])
+    func summaryToFullDevice(arguments: [String]) throws {
+        let workspace = try Workspace()
+        try "output,size\nout/a.png,20x20\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        let result = try CLIRunner.run(["batch", "cards.csv", "--quiet"] + arguments, in: workspace.path, standardOutput: "/dev/full")
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("standard output"), "\(result.stderr)")
+        #expect(workspace.exists("out/a.png"))
+    }
+
     /// A row whose output is another row's texture (by name or through a hard link) fails alone;
     /// the texture is left as it was, and the row that reads it renders.
     @Test func anOutputOverAnotherRowsTextureFails() throws {

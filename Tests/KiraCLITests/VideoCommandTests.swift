@@ -103,6 +103,17 @@ import Testing
         #expect(try Self.probe(workspace.file("output/a.gif"))["nb_read_frames"] == "7")
     }
 
+    /// A --video path that is a folder is refused before rendering, and the folder is left alone.
+    @Test func aVideoPathThatIsAFolder() throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("clip.mp4"), withIntermediateDirectories: true)
+        let result = try workspace.run(card: "animate", "--preset", "showcase", "--size", "40x40", "--video", "clip.mp4")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("is a directory"), "\(result.stderr)")
+        #expect(!result.stderr.contains("move"), "refused only after encoding: \(result.stderr)")
+        #expect(FileIO.isDirectory(workspace.file("clip.mp4")))
+    }
+
     @Test func loopsNeedALoopingPreset() throws {
         let workspace = try Workspace()
         let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--loops", "2", "--video", "output/a.gif")
