@@ -216,8 +216,9 @@ struct Bench {
         }
 
         // An animation to PNG files' bytes: frames rendered in batches (one shading sweep each)
-        // while the previous batch is encoded (zlib level 1, SUB filter) on other threads;
-        // against the same frames encoded one after the other on one thread, zlib alone.
+        // while the previous batch is encoded (`--compression fast`: libdeflate level 1, Up
+        // filter) on other threads; against the same frames encoded one after the other on one
+        // thread, the encoder alone (the path keeps its old name, zlib-frames).
         let scenes = (0..<normals.count).map { k in
             FrameScene(front: face, back: face, pose: CardPose(
                 tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
