@@ -66,7 +66,11 @@ import Testing
 
     /// The termination handler removes a remembered temporary file, and the process still ends
     /// by the signal. Run in a child process: after fork only async-signal-safe C is called.
-    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    /// Not under ThreadSanitizer: in a child forked from the multi-threaded test runner its
+    /// runtime never hands the raised signal to the handler (the child exits normally). The CLI's
+    /// kill tests, which signal a freshly started `kira`, cover the same handler under TSan too.
+    @Test(.disabled(if: runningUnderThreadSanitizer, "TSan does not deliver signals in a forked child"),
+          arguments: [SIGTERM, SIGINT, SIGHUP])
     func terminationRemovesTemporaryFiles(signal: Int32) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/.x.png.kira-1-0"
@@ -133,3 +137,6 @@ private final class Thread: @unchecked Sendable {
         pthread_detach(handle)
     }
 }
+
+/// Whether this process runs with ThreadSanitizer's runtime (its entry point is then linked in).
+private let runningUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
