@@ -8,11 +8,6 @@ import Musl
 import Darwin
 #endif
 
-// `write` inside `AtomicOutputFile` would name its own method.
-private func writeBytes(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
-}
-
 /// A file written piece by piece that appears under its name whole, or not at all: what
 /// ``FileIO/writeAtomically(_:to:)`` does, in streaming form (an animated PNG too large to
 /// assemble in memory first). See there for what each kind of path gets: regular files are
@@ -124,14 +119,8 @@ package final class AtomicOutputFile {
     /// Appends `bytes` to the file.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(ImageFileError) {
         precondition(!committed, "write after commit")
-        var written = 0
-        while written < bytes.count {
-            let n = writeBytes(fd, bytes.baseAddress! + written, bytes.count - written)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImageFileError(path: FileIO.displayName(path, output: true), reason: "cannot write: \(FileIO.errorText(errno))")
-            }
-            written += n
+        if let reason = FileIO.writeAll(bytes, to: fd) {
+            throw ImageFileError(path: FileIO.displayName(path, output: true), reason: "cannot write: \(reason)")
         }
     }
 

@@ -64,9 +64,15 @@ extension FileIO {
 
     /// Writes all of `bytes` to `fd`; the system's message on failure.
     package static func writeAll(_ bytes: [UInt8], to fd: Int32) -> String? {
+        bytes.withUnsafeBytes { writeAll($0, to: fd) }
+    }
+
+    /// Writes all of `bytes` to `fd`, again after an interrupted call; the system's message on
+    /// failure.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> String? {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
             if n < 0 {
                 if errno == EINTR { continue }
                 return errorText(errno)
