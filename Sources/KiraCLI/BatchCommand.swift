@@ -91,11 +91,12 @@ struct BatchCommand: ParsableCommand {
         // anything renders.
         let inputs = BatchInputFiles(catalogue)
         let cache = TextureCache()
+        let parses = BatchRows.Parses()
         var jobs: [FrameJob] = []
         for row in rows {
             let job: FrameJob
             do {
-                job = try BatchRows.job(for: row, in: catalogue, kiraVersion: BuildInfo.version)
+                job = try BatchRows.job(for: row, in: catalogue, kiraVersion: BuildInfo.version, parses: parses)
             } catch {
                 fail(row.number, row.values[BatchRows.output], error.description)
                 done += 1

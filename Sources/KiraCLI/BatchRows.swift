@@ -28,15 +28,35 @@ enum BatchRows {
         var description: String
     }
 
-    /// The row's frame job: its values parsed by `kira render`'s own parser, its paths taken from
-    /// the manifest's folder.
-    static func job(for row: ManifestRow, in manifest: Manifest, kiraVersion: String) throws(RowError) -> FrameJob {
-        guard let outputValue = row.values[output] else { throw RowError(description: "no output") }
-        let outputPath = manifest.resolve(outputValue)
-        var arguments = ["--output=\(outputPath)"]
-        for column in textures {
-            if let value = row.values[column] { arguments.append("\(option(column))=\(manifest.resolve(value))") }
+    /// `kira render`'s parse of each distinct set of row values, with its outcome.
+    ///
+    /// A parse rebuilds argument-parser's whole option table (about 0.7 ms), while a catalogue of
+    /// thousands of rows repeats a few sets of values (a tilt or two per card); each set is parsed
+    /// once. Paths are left out of the parse and set on the parsed command per row, after which
+    /// the option groups that hold paths are validated again, as a parse would.
+    final class Parses {
+        private var byValues: [[String]: Result<RenderCommand, RowError>] = [:]
+        /// Distinct value sets kept at most: memory stays bounded in a catalogue of all-different rows.
+        static let limit = 4096
+
+        fileprivate func parse(_ arguments: [String]) -> Result<RenderCommand, RowError> {
+            if let known = byValues[arguments] { return known }
+            let result: Result<RenderCommand, RowError>
+            do {
+                result = .success(try RenderCommand.parse(arguments))
+            } catch {
+                result = .failure(BatchRows.rowError(error))
+            }
+            if byValues.count < Self.limit { byValues[arguments] = result }
+            return result
         }
+    }
+
+    /// The row's frame job: its values parsed by `kira render`'s own parser (once per distinct set
+    /// of values, through `parses`), its paths taken from the manifest's folder.
+    static func job(for row: ManifestRow, in manifest: Manifest, kiraVersion: String, parses: Parses) throws(RowError) -> FrameJob {
+        guard let outputValue = row.values[output] else { throw RowError(description: "no output") }
+        var arguments: [String] = []
         var recorded: [String] = []
         for column in values {
             guard let value = row.values[column] else { continue }
@@ -53,14 +73,17 @@ enum BatchRows {
             recorded.append("\(column)=\(value.lowercased())")
         }
 
-        let render: RenderCommand
+        var render = try parses.parse(arguments).get()
+        let path = { (column: String) in row.values[column].map { manifest.resolve($0) } }
+        (render.card.art, render.card.mask, render.card.back, render.card.backMask) =
+            (path("art"), path("mask"), path("back"), path("back_mask"))
+        render.output.output = manifest.resolve(outputValue)
         do {
-            render = try RenderCommand.parse(arguments)
+            // What a parse checks of the path options (the value options were checked above).
+            try render.card.validate()
+            try render.output.validate()
         } catch {
-            // Name the column as the manifest does, beside argument-parser's message.
-            let message = String(RenderCommand.message(for: error).split(separator: "\n").first ?? "invalid values")
-            let column = (textures + values + flags).first { message.contains("'\(option($0))") || message.contains("\(option($0)) ") }
-            throw RowError(description: (column.map { "\($0): " } ?? "") + lowercasingFirst(message))
+            throw rowError(error)
         }
         do {
             try InputFiles.checkOutput(render.output.path, isNotOneOf: render.card.paths)
@@ -74,6 +97,13 @@ enum BatchRows {
             depth: render.output.depth.depth, encoding: render.output.compression.options,
             record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]),
             scene: { front, back in render.scene(front: front, back: back) })
+    }
+
+    /// argument-parser's message for a row, naming the column as the manifest does.
+    private static func rowError(_ error: any Error) -> RowError {
+        let message = String(RenderCommand.message(for: error).split(separator: "\n").first ?? "invalid values")
+        let column = (textures + values + flags).first { message.contains("'\(option($0))") || message.contains("\(option($0)) ") }
+        return RowError(description: (column.map { "\($0): " } ?? "") + lowercasingFirst(message))
     }
 
     /// A card's faces as `kira render` makes them from the same files (absent ones: its defaults).

@@ -63,8 +63,9 @@ public struct FrameJob {
 /// - Jobs are grouped by card (the same four textures and bit depth), in order of first
 ///   appearance, so each card's textures are taken from the ``TextureCache`` once and its frames
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
-/// - While a batch renders on the ``FrameRenderer``'s threads, the frames of the batch before are
-///   PNG-encoded, hashed and written on other threads; at most two batches are in memory.
+/// - Rendered frames go to a ``FramePipeline``: while the next batch renders on the
+///   ``FrameRenderer``'s threads, the frames before are PNG-encoded and hashed, several at once,
+///   on other threads, and written on an I/O thread; at most three batches are in memory.
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
@@ -103,10 +104,6 @@ public final class CatalogueRenderer {
     /// which at least one frame was written.
     @discardableResult
     public func render(_ jobs: [FrameJob], report: (_ job: Int, _ outcome: Outcome) -> Void) -> Int {
-        withoutActuallyEscaping(report) { report in renderGroups(jobs, report: report) }
-    }
-
-    private func renderGroups(_ jobs: [FrameJob], report: @escaping (Int, Outcome) -> Void) -> Int {
         var groups: [[Int]] = []
         var groupOf: [GroupKey: Int] = [:]
         for (index, job) in jobs.enumerated() {
@@ -119,9 +116,11 @@ public final class CatalogueRenderer {
             }
         }
 
-        var pipeline = Pipeline(report: report)
+        // Two batches may wait to be encoded while the next one renders.
+        let pipeline = FramePipeline(limit: 3 * batchSize, limitBytes: 2 * batchBytes)
         var cardsWritten = 0
         for group in groups {
+            pipeline.collect(report: report)
             let first = jobs[group[0]]
             let faces: (front: CardFace, back: CardFace, hashes: [String: String])
             do {
@@ -136,24 +135,39 @@ public final class CatalogueRenderer {
                 let scenes = batch(group, from: start, jobs: jobs, faces: faces)
                 let indices = Array(group[start..<(start + scenes.count)])
                 start += scenes.count
-                var records: [OutputRecord] = []
-                for index in indices {
-                    var record = jobs[index].record
-                    record.textures = faces.hashes
-                    records.append(record)
-                }
-                let outputs = indices.map { (path: jobs[$0].output, encoding: jobs[$0].encoding) }
+                let bytes = scenes.reduce(0) { $0 + $1.canvasWidth * $1.canvasHeight * 4 * first.depth / 8 }
+                pipeline.collect(waitingForRoom: scenes.count, bytes: bytes, report: report)
                 if first.depth == 16 {
-                    written = pipeline.render(scenes, as: UInt16.self, on: frameRenderer, jobs: indices, outputs: outputs, records: records) || written
+                    written = render(scenes, as: UInt16.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
                 } else {
-                    written = pipeline.render(scenes, as: UInt8.self, on: frameRenderer, jobs: indices, outputs: outputs, records: records) || written
+                    written = render(scenes, as: UInt8.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
                 }
             }
-            pipeline.finishPending()
             if written { cardsWritten += 1 }
         }
-        pipeline.finishPending()
+        pipeline.finish(report: report)
         return cardsWritten
+    }
+
+    /// Renders one batch and hands its frames to `pipeline`; false when rendering failed (each of
+    /// its jobs is then reported).
+    private func render<Out: LaneChannel>(
+        _ scenes: [FrameScene], as: Out.Type, jobs: [FrameJob], indices: [Int], hashes: [String: String],
+        through pipeline: FramePipeline, report: (Int, Outcome) -> Void
+    ) -> Bool {
+        var frames = pipeline.canvases(scenes.count, as: Out.self)
+        do {
+            try frameRenderer.render(scenes, into: &frames)
+        } catch {
+            for index in indices { report(index, .failed(String(describing: error))) }
+            return false
+        }
+        for (frame, index) in zip(frames, indices) {
+            var record = jobs[index].record
+            record.textures = hashes
+            pipeline.submit(frame, job: index, output: jobs[index].output, encoding: jobs[index].encoding, record: record, report: report)
+        }
+        return true
     }
 
     private struct GroupKey: Hashable {
@@ -194,118 +208,5 @@ public final class CatalogueRenderer {
             bytes += size
         }
         return scenes
-    }
-}
-
-/// Rendering on the calling thread, encoding and writing on others, one batch apart.
-private struct Pipeline {
-    let report: (Int, CatalogueRenderer.Outcome) -> Void
-    private let writers = DispatchQueue(label: "kira.batch.write", attributes: .concurrent)
-    private var pending: (jobs: [Int], results: WrittenBatch, frames: Any)?
-    /// The canvases of the batch before last, written out and reused: no new pages to fault in
-    /// per batch.
-    private var spare: Any?
-    private var directories: Set<String> = []
-
-    init(report: @escaping (Int, CatalogueRenderer.Outcome) -> Void) {
-        self.report = report
-    }
-
-    /// Renders `scenes` and queues their frames to be written; reports the batch before. Returns
-    /// whether rendering succeeded (writing is reported later).
-    mutating func render<Out: LaneChannel>(
-        _ scenes: [FrameScene], as: Out.Type, on renderer: FrameRenderer,
-        jobs: [Int], outputs: [(path: String, encoding: PNGCodec.EncodingOptions)], records: [OutputRecord]
-    ) -> Bool {
-        var frames = spare as? [RGBAImage<Out>] ?? []
-        spare = nil
-        do {
-            try renderer.render(scenes, into: &frames)
-        } catch {
-            finishPending()
-            for job in jobs { report(job, .failed(String(describing: error))) }
-            return false
-        }
-        finishPending()
-        let batch = WrittenBatch(count: frames.count)
-        for (offset, frame) in frames.enumerated() {
-            let output = outputs[offset], record = records[offset]
-            if let failure = makeDirectory(for: output.path) {
-                batch.store(offset, .failed(failure))
-                continue
-            }
-            writers.async(group: batch.group) {
-                batch.store(offset, Self.write(frame, to: output.path, encoding: output.encoding, record: record))
-            }
-        }
-        pending = (jobs, batch, frames)
-        return true
-    }
-
-    /// Waits for the batch being written and reports it.
-    mutating func finishPending() {
-        guard let (jobs, results, frames) = pending else { return }
-        results.group.wait()
-        for (job, outcome) in zip(jobs, results.take()) { report(job, outcome) }
-        spare = frames
-        pending = nil
-    }
-
-    /// Encodes, records, writes: the record goes first, so that a kill in between leaves an
-    /// output that does not match its record (and is made again), never one wrongly up to date.
-    private static func write<Out: LaneChannel>(
-        _ frame: RGBAImage<Out>, to output: String, encoding: PNGCodec.EncodingOptions, record: OutputRecord
-    ) -> CatalogueRenderer.Outcome {
-        do throws(ImageFileError) {
-            let bytes: [UInt8]
-            do throws(ImageFileError) {
-                bytes = try PNGCodec.encode(frame, options: encoding)
-            } catch {
-                throw ImageFileError(path: output, reason: error.reason)
-            }
-            try record.write(for: output, outputHash: ContentHash.sha256(bytes))
-            try FileIO.writeAtomically(bytes, to: output)
-            return .rendered
-        } catch {
-            return .failed(error.description)
-        }
-    }
-
-    /// Creates the folder of `output` and its parents when missing; the reason on failure.
-    private mutating func makeDirectory(for output: String) -> String? {
-        guard let slash = output.lastIndex(of: "/"), slash != output.startIndex else { return nil }
-        let directory = String(output[..<slash])
-        if directories.contains(directory) { return nil }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            return "\(directory): cannot create the folder"
-        }
-        directories.insert(directory)
-        return nil
-    }
-}
-
-/// The outcomes of one batch, filled in by writer threads.
-private final class WrittenBatch: @unchecked Sendable {
-    let group = DispatchGroup()
-    private var outcomes: [CatalogueRenderer.Outcome]
-    private let lock = DispatchSemaphore(value: 1)
-
-    init(count: Int) {
-        outcomes = Array(repeating: .rendered, count: count)
-    }
-
-    func store(_ index: Int, _ outcome: CatalogueRenderer.Outcome) {
-        lock.wait()
-        outcomes[index] = outcome
-        lock.signal()
-    }
-
-    /// The outcomes, once `group` has been waited for.
-    func take() -> [CatalogueRenderer.Outcome] {
-        lock.wait()
-        defer { lock.signal() }
-        return outcomes
     }
 }

@@ -5,7 +5,8 @@ import KiraImage
 /// to date: Kira's version, the row's values, the content hashes of the textures, and the hash of
 /// the output's own bytes.
 ///
-/// The record of `dir/card.png` is `dir/.card.png.kira-batch`, one small JSON object. It is
+/// The record of `dir/card.png` is `dir/.card.png.kira-batch`, one small JSON object (for a name
+/// too long for that to fit in 255 bytes, `dir/.kira-batch-` and the SHA-256 of the name). It is
 /// written (atomically) *before* the output: a process killed between the two leaves a record
 /// whose output hash the file on disk does not have, so the row is rendered again. An output is
 /// up to date when its record's inputs equal the row's and the file's SHA-256 equals the record's.
@@ -27,10 +28,19 @@ public struct OutputRecord: Codable, Sendable, Equatable {
         self.output = output
     }
 
-    /// Where the record of `output` is kept.
+    /// The longest file name (bytes) most file systems take (Linux's `NAME_MAX`).
+    static let maxNameLength = 255
+
+    /// Where the record of `output` is kept: `.NAME.kira-batch` beside it, or, when that name
+    /// would be too long (an output name of 244 bytes or more), `.kira-batch-` and the SHA-256 of
+    /// the output's name, which fits and names one output only.
     public static func path(for output: String) -> String {
-        guard let slash = output.lastIndex(of: "/") else { return ".\(output).kira-batch" }
-        return "\(output[...slash]).\(output[output.index(after: slash)...]).kira-batch"
+        let slash = output.lastIndex(of: "/")
+        let folder = slash.map { String(output[...$0]) } ?? ""
+        let name = slash.map { String(output[output.index(after: $0)...]) } ?? output
+        let record = ".\(name).kira-batch"
+        if record.utf8.count <= maxNameLength { return folder + record }
+        return folder + ".kira-batch-" + ContentHash.sha256(name)
     }
 
     /// Whether `output` exists, has a record with the same inputs as `self`, and has the bytes the

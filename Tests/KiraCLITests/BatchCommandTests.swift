@@ -241,6 +241,49 @@ import Testing
         #expect(Self.files(under: workspace.file("cat/out")).filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") } == ["good1.png", "good2.png"])
     }
 
+    /// Rows with the same values share one parse of them; each row's paths are still checked as
+    /// `kira render` checks them, and a bad value fails every row that has it, with render's message.
+    @Test func rowsSharingValuesAreEachCheckedAsRenderChecksThem() throws {
+        let workspace = try Workspace()
+        let manifest = """
+            output,tilt_x,size
+            out/a.png,5,40x50
+            out/b.jpg,5,40x50
+            out/,5,40x50
+            out/c.png,5,40x50
+            out/d.png,abc,40x50
+            out/e.png,abc,40x50
+
+            """
+        try manifest.write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        let result = try workspace.run("batch", "cards.csv", "--json")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(try Self.summary(result).failures.map(\.row) == [2, 3, 5, 6], "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        for (row, output, tilt) in [(2, "out/b.jpg", "5"), (3, "out/", "5"), (5, "out/d.png", "abc"), (6, "out/e.png", "abc")] {
+            let render = try workspace.run("render", "--tilt-x=\(tilt)", "--size", "40x50", "-o", output)
+            #expect(render.status != 0)
+            let reason = String(render.stderr.split(separator: "\n").first ?? "")
+                .replacingOccurrences(of: "kira render: ", with: "").replacingOccurrences(of: " (see 'kira render --help')", with: "")
+            let line = lines.first { $0.hasPrefix("kira batch: row \(row) ") } ?? ""
+            #expect(!reason.isEmpty && line.lowercased().contains(reason.lowercased()), "row \(row): \(line) vs render: \(reason)")
+        }
+        #expect(workspace.exists("out/a.png") && workspace.exists("out/c.png"))
+    }
+
+    /// An output name of 255 bytes (as `kira render` writes) renders, and a re-run finds it up to date.
+    @Test func outputNamesUpTo255Bytes() throws {
+        let workspace = try Workspace()
+        let name = String(repeating: "n", count: 251) + ".png"
+        try "output,size\nout/\(name),30x40\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        let first = try workspace.run("batch", "cards.csv", "--json")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try Self.summary(first).rendered == 1)
+        let second = try Self.summary(try workspace.run("batch", "cards.csv", "--json"))
+        #expect(second.skipped == 1, "\(second)")
+        #expect(Self.files(under: workspace.file("out")).count == 2)
+    }
+
     static let badManifests: [(String, String, String)] = [
         ("missing.csv", "", "no such file"),
         ("cards.txt", "output\na.png\n", ".csv or .jsonl"),

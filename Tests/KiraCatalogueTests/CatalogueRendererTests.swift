@@ -18,14 +18,14 @@ import Testing
         }
     }
 
-    func job(_ row: Int, art: String, tilt: Double, flip: Double = 0, depth: Int = 8) -> FrameJob {
+    func job(_ row: Int, art: String, tilt: Double, flip: Double = 0, depth: Int = 8, canvas: (Int, Int) = (40, 48)) -> FrameJob {
         let t = { (name: String) in "\(directory)/textures/\(name).png" }
         return FrameJob(
             row: row, output: "\(directory)/out/\(row).png",
             textures: CardTextures(art: t(art), mask: t("mask"), back: t("back"), backMask: t("mask")),
             depth: depth, record: OutputRecord(kira: "test", values: ["row=\(row)"], textures: [:]),
             scene: { front, back in
-                FrameScene(front: front, back: back, pose: CardPose(tiltX: tilt, tiltY: -tilt, flip: flip), canvasSize: (40, 48))
+                FrameScene(front: front, back: back, pose: CardPose(tiltX: tilt, tiltY: -tilt, flip: flip), canvasSize: canvas)
             })
     }
 
@@ -40,7 +40,30 @@ import Testing
         #expect(outcomes.count == jobs.count && outcomes.values.allSatisfy { $0 == .rendered })
         #expect(cards == 3)  // art1, art2 at 8 bits, art2 at 16 bits
         #expect(renderer.cache.decodes == 4)
+        try expectSingleRenders(jobs, cache: renderer.cache)
+    }
 
+    /// Many frames in flight at once, of both depths and several canvas sizes (canvases are reused
+    /// between frames), through a pipeline of small batches: each job is reported exactly once and
+    /// each file is still what rendering it alone writes.
+    @Test func manyFramesInFlightStayThoseOfSingleRenders() throws {
+        let sizes = [(40, 48), (52, 36), (40, 48), (33, 41)]
+        let jobs = (0..<36).map { i in
+            job(i, art: i % 3 == 0 ? "art2" : "art1", tilt: Double(i % 9) - 4, flip: i % 5 == 0 ? 120 : 0,
+                depth: i % 7 == 0 ? 16 : 8, canvas: sizes[i % sizes.count])
+        }
+        let renderer = CatalogueRenderer(threads: 2, batchSize: 3)
+        var reports: [Int: Int] = [:]
+        renderer.render(jobs) { index, outcome in
+            reports[index, default: 0] += 1
+            #expect(outcome == .rendered, "job \(index)")
+        }
+        #expect(reports.count == jobs.count && reports.values.allSatisfy { $0 == 1 })
+        try expectSingleRenders(jobs, cache: renderer.cache)
+    }
+
+    /// Each job's file is what rendering it alone writes, and its record is up to date.
+    func expectSingleRenders(_ jobs: [FrameJob], cache: TextureCache) throws {
         for job in jobs {
             let load = { CardFace(art: try PNGCodec.read($0), mask: try PNGCodec.read($1)) }
             let scene = job.scene(try load(job.textures.art!, job.textures.mask!), try load(job.textures.back!, job.textures.backMask!))
@@ -56,7 +79,7 @@ import Testing
             }
             #expect(try FileIO.read(job.output) == expected, "row \(job.row)")
             var record = job.record
-            for (role, path) in job.textures.byRole { record.textures[role] = try renderer.cache.hash(of: path) }
+            for (role, path) in job.textures.byRole { record.textures[role] = try cache.hash(of: path) }
             #expect(record.isUpToDate(output: job.output), "row \(job.row)")
         }
     }

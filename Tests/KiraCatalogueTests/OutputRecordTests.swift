@@ -14,6 +14,29 @@ import Testing
         #expect(OutputRecord.path(for: "out/cards/a.png") == "out/cards/.a.png.kira-batch")
         #expect(OutputRecord.path(for: "a.png") == ".a.png.kira-batch")
         #expect(OutputRecord.path(for: "/a.png") == "/.a.png.kira-batch")
+        // Up to 243 bytes of name the record is .NAME.kira-batch (255 bytes); past that a hashed name.
+        let longest = String(repeating: "é", count: 119) + "a.png"  // 243 bytes
+        #expect(OutputRecord.path(for: "out/" + longest) == "out/.\(longest).kira-batch")
+        let tooLong = String(repeating: "é", count: 119) + "ab.png"  // 244 bytes
+        #expect(OutputRecord.path(for: "out/" + tooLong) == "out/.kira-batch-" + ContentHash.sha256(tooLong))
+        #expect(OutputRecord.path(for: tooLong) == ".kira-batch-" + ContentHash.sha256(tooLong))
+        #expect(OutputRecord.path(for: "out/x" + tooLong) != OutputRecord.path(for: "out/" + tooLong))
+    }
+
+    /// Outputs with names of up to 255 bytes (the longest a file system takes) keep a record and
+    /// are up to date after writing.
+    @Test(arguments: [243, 244, 250, 255])
+    func longOutputNamesKeepARecord(length: Int) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-record-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let output = directory + "/" + String(repeating: "n", count: length - 4) + ".png"
+        let record = OutputRecord(kira: "1.0", values: ["tilt_x=5"], textures: ["art": "aa"])
+        let bytes: [UInt8] = [4, 5, 6]
+        try record.write(for: output, outputHash: ContentHash.sha256(bytes))
+        try FileIO.writeAtomically(bytes, to: output)
+        #expect(record.isUpToDate(output: output))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 2)
     }
 
     @Test func upToDateOnlyWithTheSameInputsAndBytes() throws {
