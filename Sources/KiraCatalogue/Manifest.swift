@@ -96,14 +96,16 @@ public struct Manifest: Sendable {
         return directory + "/" + value
     }
 
-    /// The rows that name the same output as an earlier row (after resolving and normalising the
-    /// paths), each with the number of the earlier row.
+    /// The rows that name the same output file as an earlier row, each with the number of the
+    /// earlier row. Paths are compared as the system tells files apart (``OutputPlace``: device
+    /// and inode, through links), not as text.
     public func duplicateOutputs(column: String) -> [(row: ManifestRow, first: Int)] {
-        var seen: [String: Int] = [:]
+        var seen: [OutputPlace: Int] = [:]
+        var folders: [String: OutputPlace] = [:]
         var duplicates: [(ManifestRow, Int)] = []
         for row in rows {
             guard let output = row.values[column] else { continue }
-            let key = Self.normalised(resolve(output))
+            let key = OutputPlace(resolve(output), folders: &folders)
             if let first = seen[key] { duplicates.append((row, first)) } else { seen[key] = row.number }
         }
         return duplicates

@@ -306,6 +306,20 @@ import Testing
         #expect(!workspace.exists("out"))
     }
 
+    /// Two rows writing one file through a symbolically linked folder: the manifest is unusable
+    /// (exit 2), and nothing renders.
+    @Test func duplicateOutputsThroughALinkedFolder() throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: workspace.file("link"), withDestinationPath: "real")
+        try "output,size\nreal/cards/a.png,20x20\nlink/cards/a.png,20x20\n".write(
+            toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        let result = try workspace.run("batch", "cards.csv")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("rows 1 and 2 both write"), "\(result.stderr)")
+        #expect(!workspace.exists("real/cards"))
+    }
+
     @Test func badShard() throws {
         let workspace = try Workspace()
         try "output\nout/a.png\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)

@@ -40,6 +40,15 @@ import Testing
         #expect(rows[2].values["tilt_x"] == "true")
     }
 
+    /// What Foundation's JSONDecoder (the parser JSON Lines are read with) makes of two lenient
+    /// forms, as the README documents: a trailing comma is accepted, and of a key given twice the
+    /// first value is kept. Fails if Foundation changes either, so that the README is corrected.
+    @Test func jsonLinesLeniencyIsAsDocumented() throws {
+        let rows = try jsonl("{\"output\": \"a.png\", \"tilt_x\": 5,}\n{\"output\": \"b.png\", \"tilt_x\": 5, \"tilt_x\": 7}\n")
+        #expect(rows[0].values == ["output": "a.png", "tilt_x": "5"])
+        #expect(rows[1].values == ["output": "b.png", "tilt_x": "5"])
+    }
+
     static let badCSV: [(String, String, String)] = [
         ("empty", "", "empty"),
         ("no output column", "art,tilt_x\na.png,1\n", "no \"output\" column"),
@@ -107,6 +116,30 @@ import Testing
         let duplicates = manifest.duplicateOutputs(column: "output")
         #expect(duplicates.map(\.row.number) == [3, 4])
         #expect(duplicates.map(\.first) == [1, 1])
+    }
+
+    /// One output named through a symbolically linked folder (existing or not yet made below it),
+    /// through a link to the file, or with `..`: found before anything renders.
+    @Test func duplicatesThroughLinksAreFound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-places-\(UUID().uuidString)").path
+        let files = FileManager.default
+        try files.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
+        defer { try? files.removeItem(atPath: directory) }
+        try files.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "real")
+        try Data([1]).write(to: URL(fileURLWithPath: directory + "/real/x.png"))
+        try files.createSymbolicLink(atPath: directory + "/real/y.png", withDestinationPath: "x.png")
+        try files.linkItem(atPath: directory + "/real/x.png", toPath: directory + "/real/hard.png")
+        let outputs = ["real/a.png", "link/a.png",              // 2 = 1: a new name in a linked folder
+                       "real/new/b.png", "link/new/./b.png",    // 4 = 3: in a folder not made yet
+                       "real/x.png", "link/y.png",              // 6 = 5: an existing file and a link to it
+                       "real/new/../c.png", "real/c.png",       // 8 = 7
+                       "real/d.png", "link/new/d.png",          // different files
+                       "real/hard.png"]                         // a hard link: replaced by a new file, x.png stays
+        let manifest = Manifest(path: directory + "/m.csv", directory: directory, format: .csv,
+                                rows: outputs.enumerated().map { ManifestRow(number: $0 + 1, values: ["output": $1]) })
+        let duplicates = manifest.duplicateOutputs(column: "output")
+        #expect(duplicates.map(\.row.number) == [2, 4, 6, 8])
+        #expect(duplicates.map(\.first) == [1, 3, 5, 7])
     }
 }
 

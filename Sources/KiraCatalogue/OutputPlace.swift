@@ -1,0 +1,81 @@
+import KiraImage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where an output path will write, as the system tells places apart, so that two rows naming
+/// one file under different spellings — `./out//a.png`, a symbolically linked folder, a symbolic
+/// link to the file — are found to be one output before anything renders.
+///
+/// A place is a folder (its device and inode: the nearest existing folder of the path, itself or
+/// one above it) and the rest of the path below it, with `.`, `..` and repeated slashes taken
+/// out — what does not exist yet cannot be a link, so the rest is compared as written. An
+/// existing output is taken where its symbolic links lead, since writing goes through them. Hard
+/// links are different places: an output is replaced by a new file under its name, so writing
+/// one name leaves the other's file as it was.
+enum OutputPlace: Hashable {
+    case below(device: UInt64, inode: UInt64, rest: [String])
+    /// No folder above the path could be read: the path, normalised.
+    case unresolved(String)
+
+    /// The place `path` writes. `folders` caches the nearest existing folder of each folder
+    /// path seen (a catalogue puts many outputs in few folders).
+    init(_ path: String, folders: inout [String: OutputPlace]) {
+        let target = Self.realPath(path) ?? path
+        let parent = Manifest.parentDirectory(of: target)
+        let name = String(target.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+        let folder: OutputPlace
+        if let known = folders[parent] {
+            folder = known
+        } else {
+            folder = Self.folder(parent)
+            folders[parent] = folder
+        }
+        switch folder {
+        case .below(let device, let inode, let rest): self = .below(device: device, inode: inode, rest: Self.normalised(rest + [name]))
+        case .unresolved(let text): self = .unresolved(text + "/" + name)
+        }
+    }
+
+    /// The canonical path of an existing `path` (links followed), else nil.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return PathBytes.string(cString: resolved)
+    }
+
+    /// The nearest existing folder of `path` (itself, or one above) and the rest of the path.
+    private static func folder(_ path: String) -> OutputPlace {
+        var current = path
+        var rest: [String] = []
+        while true {
+            var status = stat()
+            if PathBytes.withCString(current, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                return .below(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), rest: normalised(rest))
+            }
+            let parent = Manifest.parentDirectory(of: current)
+            guard parent != current else { return .unresolved(Manifest.normalised(path)) }
+            let last = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            rest.insert(last, at: 0)
+            current = parent
+        }
+    }
+
+    /// Path components without `.`, empty ones, and `x/..` pairs.
+    private static func normalised(_ components: [String]) -> [String] {
+        var parts: [String] = []
+        for part in components {
+            switch part {
+            case "", ".": continue
+            case "..": if parts.isEmpty || parts.last == ".." { parts.append(part) } else { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return parts
+    }
+}
