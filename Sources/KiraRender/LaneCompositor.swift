@@ -1,4 +1,5 @@
 import CKiraLanes
+import KiraGeometry
 import KiraShader
 
 /// Sixteen canvas positions in double precision: the inverse homography is evaluated in doubles,
@@ -48,8 +49,8 @@ struct LaneProjectionJob: @unchecked Sendable {
     private struct RowSpan {
         var covered: Range<Int>
         var inside: Range<Int>
-        /// `rows.1 * (y + 0.5)` of the inverse map.
-        var rowTerm: SIMD3<Double>
+        /// The inverse map on this row.
+        var map: kira_row_map
     }
 
     fileprivate func run<Out: LaneChannel>(tile: Int, _: Out.Type) {
@@ -64,7 +65,7 @@ struct LaneProjectionJob: @unchecked Sendable {
                 var lower = width, upper = 0
                 let cy = Double(y) + 0.5
                 for (k, projection) in projections.enumerated() {
-                    var span = RowSpan(covered: 0..<0, inside: 0..<0, rowTerm: projection.inverse.rows.1 * cy)
+                    var span = RowSpan(covered: 0..<0, inside: 0..<0, map: Self.rowMap(projection.inverse, cy: cy))
                     if projection.rows.contains(y) {
                         (span.covered, span.inside) = projection.spans(y: y)
                         if !span.covered.isEmpty {
@@ -115,148 +116,115 @@ struct LaneProjectionJob: @unchecked Sendable {
     @inline(__always)
     private func composite<Out: LaneChannel>(y: Int, x: Int, spans: UnsafeBufferPointer<RowSpan>,
                                              into outRow: UnsafeMutablePointer<Out>, streaming: Bool, as: Out.Type) {
-        var r = Lanes(repeating: background.x), g = Lanes(repeating: background.y)
-        var b = Lanes(repeating: background.z), a = Lanes(repeating: background.w)
-        let columns = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: x)) &+ Self.laneIndex
-        for (k, projection) in projections.enumerated() {
-            let span = spans[k]
-            guard span.covered.lowerBound < x + 16, span.covered.upperBound > x else { continue }
-            let weight: Lanes
-            if span.inside.lowerBound <= x, x + 16 <= span.inside.upperBound {
-                weight = Lanes(repeating: projection.opacity)
-            } else {
-                var w = kira_where_in_range(columns, Int32(span.inside.lowerBound), Int32(span.inside.upperBound),
-                                            projection.opacity)
-                // The pixels an edge crosses: their exact coverage, as the reference computes it.
-                for px in max(x, span.covered.lowerBound)..<min(x + 16, span.covered.upperBound)
-                where !span.inside.contains(px) {
-                    let coverage = projection.coverage(x: px, y: y)
-                    if coverage > 0 { w[px - x] = Float(coverage) * projection.opacity }
+        // Sixteen premultiplied pixels as four lanes r, g, b, a: the form the C kernels take.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { rgba in
+            let pixels = PixelLanes(floats: rgba.baseAddress!)
+            for c in 0..<4 { pixels[c] = Lanes(repeating: background[c]) }
+            let columns = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: x)) &+ Self.laneIndex
+            for (k, projection) in projections.enumerated() {
+                let span = spans[k]
+                guard let weight = weight(projection, span: span, y: y, x: x, columns: columns) else { continue }
+                if Out.self == UInt8.self {
+                    let face = kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self),
+                                               width: Int32(projection.faceSize.x), height: Int32(projection.faceSize.y))
+                    kira_sample_over_rgba8(face, span.map, columns, weight, pixels.floats)
+                } else {
+                    sampleOver(projection, map: span.map, columns: columns, weight: weight,
+                               face: faces[k].assumingMemoryBound(to: Out.self), pixels: pixels)
                 }
-                if w == .zero { continue }
-                weight = w
             }
-            let color = sample(projection, rowTerm: span.rowTerm, columns: columns, weight: weight,
-                               face: faces[k].assumingMemoryBound(to: Out.self))
-            // `source + destination * (1 - source alpha)`; a zero weight leaves the lane as it was.
-            let sr = color.r * weight, sg = color.g * weight, sb = color.b * weight, sa = color.a * weight
-            let keep = 1 - sa
-            r = sr + r * keep
-            g = sg + g * keep
-            b = sb + b * keep
-            a = sa + a * keep
+            store(pixels, into: outRow + 4 * x, fits: x + 16 <= width, count: width - x, streaming: streaming)
+        }
+    }
+
+    /// Stores the premultiplied pixels `rgba` un-premultiplied at `target`: sixteen when they
+    /// `fit`, else the first `count` (a canvas narrower than sixteen pixels).
+    @inline(__always)
+    private func store<Out: LaneChannel>(_ rgba: PixelLanes, into target: UnsafeMutablePointer<Out>,
+                                         fits: Bool, count: Int, streaming: Bool) {
+        if Out.self == UInt8.self, fits {
+            let words = kira_pack_rgba8(rgba.floats)
+            if streaming {
+                // Sixteen RGBA8 pixels are one aligned 64-byte line.
+                kira_stream_64(UnsafeMutableRawPointer(target), words)
+            } else {
+                UnsafeMutableRawPointer(target).storeBytes(of: words, as: SIMD16<UInt32>.self)
+            }
+            return
         }
         // Un-premultiply: opaque pixels as they are, transparent ones black.
-        if a != Lanes(repeating: 1) {
-            let scale = kira_unpremultiply_scale(a)
-            r *= scale
-            g *= scale
-            b *= scale
-        }
-        let target = outRow + 4 * x
-        if streaming {
-            // RGBA8 only: sixteen pixels are one aligned 64-byte line.
-            withUnsafeTemporaryAllocation(of: SIMD16<UInt32>.self, capacity: 1) { line in
-                Out.storeLanes(RGBLanes(r, g, b), alpha: a, to: UnsafeMutableRawPointer(line.baseAddress!))
-                kira_stream_64(UnsafeMutableRawPointer(target), line[0])
-            }
-        } else if x + 16 <= width {
-            Out.storeLanes(RGBLanes(r, g, b), alpha: a, to: UnsafeMutableRawPointer(target))
+        let scale = kira_unpremultiply_scale(rgba[3])
+        let rgb = RGBLanes(rgba[0] * scale, rgba[1] * scale, rgba[2] * scale)
+        if fits {
+            Out.storeLanes(rgb, alpha: rgba[3], to: UnsafeMutableRawPointer(target))
         } else {
-            // A canvas narrower than sixteen pixels.
             withUnsafeTemporaryAllocation(of: Out.self, capacity: 64) { buffer in
-                Out.storeLanes(RGBLanes(r, g, b), alpha: a, to: UnsafeMutableRawPointer(buffer.baseAddress!))
-                target.update(from: buffer.baseAddress!, count: 4 * (width - x))
+                Out.storeLanes(rgb, alpha: rgba[3], to: UnsafeMutableRawPointer(buffer.baseAddress!))
+                target.update(from: buffer.baseAddress!, count: 4 * count)
             }
         }
     }
 
+    /// How much of each of the sixteen pixels from `x` the face covers, times its opacity; nil
+    /// when it covers none of them.
+    @inline(__always)
+    private func weight(_ projection: FaceProjection, span: RowSpan, y: Int, x: Int, columns: SIMD16<Int32>) -> Lanes? {
+        guard span.covered.lowerBound < x + 16, span.covered.upperBound > x else { return nil }
+        if span.inside.lowerBound <= x, x + 16 <= span.inside.upperBound {
+            return Lanes(repeating: projection.opacity)
+        }
+        var w = kira_where_in_range(columns, Int32(span.inside.lowerBound), Int32(span.inside.upperBound),
+                                    projection.opacity)
+        // The pixels an edge crosses: their exact coverage, as the reference computes it.
+        for px in max(x, span.covered.lowerBound)..<min(x + 16, span.covered.upperBound)
+        where !span.inside.contains(px) {
+            let coverage = projection.coverage(x: px, y: y)
+            if coverage > 0 { w[px - x] = Float(coverage) * projection.opacity }
+        }
+        return w == .zero ? nil : w
+    }
+
+    /// The inverse homography `inverse` on the row whose pixel centres are at `cy`.
+    private static func rowMap(_ inverse: Homography, cy: Double) -> kira_row_map {
+        let m = inverse.rows, row = m.1 * cy
+        return kira_row_map(column_x: m.0.x, column_y: m.0.y, column_z: m.0.z, row_x: row.x, row_y: row.y, row_z: row.z,
+                            constant_x: m.2.x, constant_y: m.2.y, constant_z: m.2.z)
+    }
+
     private static let laneIndex = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
-    /// The premultiplied face sampled bilinearly (clamped to its edge texels) where the canvas
-    /// pixels `columns` of the row map back to: the scalar `blend`'s arithmetic on lanes.
+    /// ``kira_sample_over_rgba8`` for 16-bit faces: the face sampled bilinearly where the
+    /// canvas pixels `columns` of the row map back to (`map`), scaled by `weight` and composited
+    /// over the premultiplied `pixels` (lanes r, g, b, a), in place.
     @inline(__always)
-    private func sample<Out: LaneChannel>(_ projection: FaceProjection, rowTerm: SIMD3<Double>,
-                                          columns: SIMD16<Int32>, weight: Lanes, face: UnsafePointer<Out>)
-        -> (r: Lanes, g: Lanes, b: Lanes, a: Lanes) {
-        let m = projection.inverse.rows
+    private func sampleOver<Out: LaneChannel>(_ projection: FaceProjection, map: kira_row_map, columns: SIMD16<Int32>,
+                                              weight: Lanes, face: UnsafePointer<Out>, pixels: PixelLanes) {
         let fw = Int32(projection.faceSize.x), fh = Int32(projection.faceSize.y)
         let cx = DoubleLanes(kira_i16_to_d16(columns)) + 0.5
-        // `rows.0 * x + rows.1 * y + rows.2`, summed in that order.
-        let hx = (m.0.x * cx + rowTerm.x) + m.2.x
-        let hy = (m.0.y * cx + rowTerm.y) + m.2.y
-        let hz = (m.0.z * cx + rowTerm.z) + m.2.z
-        // Clamped to the face; lanes outside the quad (no weight) may be anything, NaN included,
-        // and are clamped into the face too.
+        let hx = (map.column_x * cx + map.row_x) + map.constant_x
+        let hy = (map.column_y * cx + map.row_y) + map.constant_y
+        let hz = (map.column_z * cx + map.row_z) + map.constant_z
         let u = kira_clamp_d16(hx / hz - 0.5, Double(fw - 1)), v = kira_clamp_d16(hy / hz - 0.5, Double(fh - 1))
         let u0 = kira_d16_truncate(u), v0 = kira_d16_truncate(v)
         let wx = kira_d16_to_f16(u - kira_i16_to_d16(u0)), wy = kira_d16_to_f16(v - kira_i16_to_d16(v0))
-        // Lanes without weight (outside the quad) read next to those with weight, so that the
-        // run's texels stay in one small window.
         let x0 = kira_spread_weighted_i32(u0, weight), y0 = kira_spread_weighted_i32(v0, weight)
         let x1 = kira_min_i32(x0 &+ 1, fw - 1), y1 = kira_min_i32(y0 &+ 1, fh - 1)
+        let top = y0 &* fw, bottom = y1 &* fw
+        let t00 = texels(face, top &+ x0), t01 = texels(face, top &+ x1)
+        let t10 = texels(face, bottom &+ x0), t11 = texels(face, bottom &+ x1)
         @inline(__always) func bilinear(_ c00: Lanes, _ c01: Lanes, _ c10: Lanes, _ c11: Lanes) -> Lanes {
             let t = c00 + (c01 - c00) * wx
             let b = c10 + (c11 - c10) * wx
             return t + (b - t) * wy
         }
-        let t00, t01, t10, t11: (r: Lanes, g: Lanes, b: Lanes, a: Lanes)
-        if Out.self == UInt8.self {
-            let words = Self.texelWords(UnsafeRawPointer(face).assumingMemoryBound(to: UInt32.self),
-                                        x0: x0, x1: x1, y0: y0, y1: y1, width: fw)
-            (t00, t01, t10, t11) = (Self.lanes(words.0), Self.lanes(words.1), Self.lanes(words.2), Self.lanes(words.3))
-        } else {
-            let top = y0 &* fw, bottom = y1 &* fw
-            (t00, t01, t10, t11) = (texels(face, top &+ x0), texels(face, top &+ x1),
-                                    texels(face, bottom &+ x0), texels(face, bottom &+ x1))
-        }
-        return (bilinear(t00.r, t01.r, t10.r, t11.r), bilinear(t00.g, t01.g, t10.g, t11.g),
-                bilinear(t00.b, t01.b, t10.b, t11.b), bilinear(t00.a, t01.a, t10.a, t11.a))
-    }
-
-    /// The RGBA8 texels at (`x0`, `y0`), (`x1`, `y0`), (`x0`, `y1`), (`x1`, `y1`) of a face
-    /// `width` texels wide, as 32-bit words.
-    ///
-    /// Sixteen neighbouring canvas pixels usually read from a window of at most 32 texels on at
-    /// most five face rows (a canvas row maps to a straight line on the face): those are loaded whole and the texels picked from them by permutes,
-    /// which costs far less than four gathers. Other runs (a face drawn much smaller than it
-    /// is) gather.
-    @inline(__always)
-    private static func texelWords(_ face: UnsafePointer<UInt32>, x0: SIMD16<Int32>, x1: SIMD16<Int32>,
-                                   y0: SIMD16<Int32>, y1: SIMD16<Int32>, width: Int32)
-        -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
-        let xMin = kira_reduce_min_i32(x0), xMax = kira_reduce_max_i32(x1)
-        let yMin = kira_reduce_min_i32(y0), yMax = kira_reduce_max_i32(y1)
-        let start = min(xMin, width - 32)
-        guard xMax - start < 32, yMax - yMin < 5, start >= 0 else {
-            return gatherTexelWords(face, x0: x0, x1: x1, y0: y0, y1: y1, width: width)
-        }
-        return withUnsafeTemporaryAllocation(of: SIMD16<UInt32>.self, capacity: 4) { words in
-            kira_window_texels(face + Int(yMin) * Int(width) + Int(start), Int(width), yMax - yMin + 1,
-                               x0 &- start, x1 &- start, y0 &- yMin, y1 &- yMin,
-                               UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt32.self))
-            return (words[0], words[1], words[2], words[3])
-        }
-    }
-
-    /// What ``texelWords(_:x0:x1:y0:y1:width:)`` gives, by four gathers. Never inlined: the
-    /// compiler would otherwise hoist the gathers out of their branch and run them for every run.
-    @inline(never)
-    private static func gatherTexelWords(_ face: UnsafePointer<UInt32>, x0: SIMD16<Int32>, x1: SIMD16<Int32>,
-                                         y0: SIMD16<Int32>, y1: SIMD16<Int32>, width: Int32)
-        -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
-        let top = y0 &* width, bottom = y1 &* width
-        return (kira_gather_u32(face, top &+ x0), kira_gather_u32(face, top &+ x1),
-                kira_gather_u32(face, bottom &+ x0), kira_gather_u32(face, bottom &+ x1))
-    }
-
-    /// RGBA8 words as channel lanes in 0...1.
-    @inline(__always)
-    private static func lanes(_ words: SIMD16<UInt32>) -> (r: Lanes, g: Lanes, b: Lanes, a: Lanes) {
-        @inline(__always) func channel(_ shift: UInt32) -> Lanes {
-            Lanes(exactly: (words &>> shift) & 0xFF) * (1 / Float(255))
-        }
-        return (channel(0), channel(8), channel(16), channel(24))
+        // `source + destination * (1 - source alpha)`; a zero weight leaves the lane as it was.
+        let sr = bilinear(t00.r, t01.r, t10.r, t11.r) * weight, sg = bilinear(t00.g, t01.g, t10.g, t11.g) * weight
+        let sb = bilinear(t00.b, t01.b, t10.b, t11.b) * weight, sa = bilinear(t00.a, t01.a, t10.a, t11.a) * weight
+        let keep = 1 - sa
+        pixels[0] = sr + pixels[0] * keep
+        pixels[1] = sg + pixels[1] * keep
+        pixels[2] = sb + pixels[2] * keep
+        pixels[3] = sa + pixels[3] * keep
     }
 
     /// The texels at `index` (in pixels) as channel lanes.
@@ -286,5 +254,16 @@ struct LaneProjectionJob: @unchecked Sendable {
         UnsafeMutableRawPointer(p).withMemoryRebound(to: SIMD4<Out>.self, capacity: count) { pixels in
             pixels.update(repeating: pixel, count: count)
         }
+    }
+}
+
+/// Sixteen premultiplied RGBA pixels stored as 64 floats, lanes r, g, b, a (the C kernels' form).
+private struct PixelLanes {
+    let floats: UnsafeMutablePointer<Float>
+
+    /// Channel `c`'s lanes.
+    subscript(c: Int) -> Lanes {
+        @inline(__always) get { UnsafeRawPointer(floats + 16 * c).loadUnaligned(as: Lanes.self) }
+        @inline(__always) nonmutating set { UnsafeMutableRawPointer(floats + 16 * c).storeBytes(of: newValue, as: Lanes.self) }
     }
 }

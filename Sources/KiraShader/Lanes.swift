@@ -87,8 +87,7 @@ extension Lanes {
     /// `round(clamp(x, 0, 1) * maxValue)`, ties to even, as integers; `maxValue` ≤ 65535.
     @inlinable @inline(__always)
     package static func quantized(_ x: Lanes, maxValue: Float) -> SIMD16<UInt32> {
-        let clamped = kira_min(kira_max(x, .zero), Lanes(repeating: 1))
-        return kira_round_to_u32(clamped * maxValue)
+        kira_quantize(x, maxValue)
     }
 }
 

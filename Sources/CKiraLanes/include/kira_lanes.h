@@ -54,6 +54,13 @@ static inline __attribute__((always_inline)) kira_u16 kira_round_to_u32(kira_f16
     return bits - (kira_u16)(0x4B400000u);
 }
 
+/// `round(clamp(x, 0, 1) * max_value)`, ties to even, as integers; `max_value` ≤ 65535. The
+/// quantiser of every stored channel, scalar paths included (through `Lanes.quantized`).
+static inline __attribute__((always_inline)) kira_u16 kira_quantize(kira_f16 x, float max_value) {
+    kira_f16 clamped = kira_min(kira_max(x, (kira_f16)(0.0f)), (kira_f16)(1.0f));
+    return kira_round_to_u32(clamped * max_value);
+}
+
 /// Converts unsigned integer lanes (< 2^24) to float, exactly.
 static inline __attribute__((always_inline)) kira_f16 kira_u32_to_float(kira_u16 x) {
     return __builtin_convertvector((kira_i16)x, kira_f16);
@@ -160,6 +167,9 @@ static inline __attribute__((always_inline)) void kira_window_texels(
         a10 = bottom ? left : a10;
         a11 = bottom ? right : a11;
     }
+    // The next canvas row reads on one face row further down: ask for it a row ahead.
+    __builtin_prefetch(p + rows * stride);
+    __builtin_prefetch(p + rows * stride + 16);
     __builtin_memcpy(words, &a00, 64);
     __builtin_memcpy(words + 16, &a01, 64);
     __builtin_memcpy(words + 32, &a10, 64);

@@ -1,0 +1,151 @@
+#ifndef KIRA_PROJECTION_H
+#define KIRA_PROJECTION_H
+
+// The projection's inner step for RGBA8 faces and canvases, sixteen canvas pixels of one row at a
+// time: map the pixels back onto the face, fetch the four texels of each bilinear sample,
+// interpolate, composite over what the row holds so far, and store. It is the arithmetic of the
+// scalar reference (`ScalarProjectionJob.blend` and `store`) operation for operation, so that the
+// bytes are the same; written in C because the Swift compiler splits these sixteen-lane
+// expressions into scalar instructions once they are inlined into the projection loop.
+//
+// Nothing here may be fused into a multiply-add: the reference rounds every product.
+#pragma STDC FP_CONTRACT OFF
+
+#include "kira_lanes.h"
+
+/// Sixteen premultiplied RGBA pixels as float lanes in 0...1. (Swift imports neither a struct of
+/// vectors nor a pointer to one: Swift code passes the lanes as 64 floats, r then g, b, a.)
+typedef struct {
+    kira_f16 r, g, b, a;
+} kira_rgba_lanes;
+
+/// A face's inverse homography on one canvas row: canvas column `x` (its centre `cx = x + 0.5`)
+/// maps to the homogeneous face point `(column * cx + row) + constant`, summed in that order.
+typedef struct {
+    double column_x, column_y, column_z;
+    double row_x, row_y, row_z;
+    double constant_x, constant_y, constant_z;
+} kira_row_map;
+
+/// A premultiplied RGBA8 face: `width` × `height` texels, one 32-bit word each (R in the low byte).
+typedef struct {
+    const uint32_t *texels;
+    int32_t width, height;
+} kira_face_rgba8;
+
+/// RGBA8 words as channel lanes in 0...1 (`Float(v) * (1 / 255)`).
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_unpack_rgba8(kira_u16 words) {
+    const float scale = 1.0f / 255.0f;
+    kira_rgba_lanes c;
+    c.r = kira_u32_to_float(words & 0xFF) * scale;
+    c.g = kira_u32_to_float((words >> 8) & 0xFF) * scale;
+    c.b = kira_u32_to_float((words >> 16) & 0xFF) * scale;
+    c.a = kira_u32_to_float(words >> 24) * scale;
+    return c;
+}
+
+/// The four texel words by four gathers, for runs whose texels do not fit the window of
+/// `kira_window_texels` (a face drawn much smaller than it is). Kept out of line: inlined, the
+/// compiler would hoist the gathers out of their branch and run them for every run.
+static __attribute__((noinline)) void kira_gather_texels_rgba8(
+    kira_face_rgba8 face, kira_i16 x0, kira_i16 x1, kira_i16 y0, kira_i16 y1, uint32_t *words) {
+    kira_i16 top = y0 * face.width, bottom = y1 * face.width;
+    kira_u16 t00 = kira_gather_u32(face.texels, top + x0), t01 = kira_gather_u32(face.texels, top + x1);
+    kira_u16 t10 = kira_gather_u32(face.texels, bottom + x0), t11 = kira_gather_u32(face.texels, bottom + x1);
+    __builtin_memcpy(words, &t00, 64);
+    __builtin_memcpy(words + 16, &t01, 64);
+    __builtin_memcpy(words + 32, &t10, 64);
+    __builtin_memcpy(words + 48, &t11, 64);
+}
+
+/// The face sampled bilinearly (clamped to its edge texels) where canvas columns `columns` of a
+/// row map back to (`map`), scaled by `weight` and composited source-over onto `under`:
+/// `source * weight + under * (1 - source alpha * weight)`. Lanes of weight 0 keep `under`.
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over(
+    kira_face_rgba8 face, kira_row_map map, kira_i16 columns, kira_f16 weight, kira_rgba_lanes under) {
+    kira_d16 cx = kira_i16_to_d16(columns) + 0.5;
+    kira_d16 hx = (map.column_x * cx + map.row_x) + map.constant_x;
+    kira_d16 hy = (map.column_y * cx + map.row_y) + map.constant_y;
+    kira_d16 hz = (map.column_z * cx + map.row_z) + map.constant_z;
+    // Clamped to the face; lanes outside the quad (no weight) may be anything, NaN included,
+    // and are clamped into the face too.
+    kira_d16 u = kira_clamp_d16(hx / hz - 0.5, (double)(face.width - 1));
+    kira_d16 v = kira_clamp_d16(hy / hz - 0.5, (double)(face.height - 1));
+    kira_i16 u0 = kira_d16_truncate(u), v0 = kira_d16_truncate(v);
+    kira_f16 wx = kira_d16_to_f16(u - kira_i16_to_d16(u0)), wy = kira_d16_to_f16(v - kira_i16_to_d16(v0));
+    // Lanes without weight (outside the quad) read next to those with weight, so that the run's
+    // texels stay in one small window.
+    kira_i16 x0 = u0, y0 = v0;
+    if (__builtin_reduce_or(weight == 0.0f)) {
+        x0 = kira_spread_weighted_i32(u0, weight);
+        y0 = kira_spread_weighted_i32(v0, weight);
+    }
+    kira_i16 x1 = kira_min_i32(x0 + 1, face.width - 1), y1 = kira_min_i32(y0 + 1, face.height - 1);
+
+    // Sixteen neighbouring canvas pixels usually read from a window of at most 32 texels on at
+    // most five face rows (a canvas row maps to a straight line on the face): those rows are
+    // loaded whole and the texels picked by permutes, far cheaper than four gathers.
+    uint32_t words[64];
+    int32_t y_min = kira_reduce_min_i32(y0), y_max = kira_reduce_max_i32(y1);
+    int32_t start = kira_reduce_min_i32(x0);
+    if (start > face.width - 32) start = face.width - 32;
+    if (start >= 0 && kira_reduce_max_i32(x1) - start < 32 && y_max - y_min < 5) {
+        kira_window_texels(face.texels + (intptr_t)y_min * face.width + start, face.width, y_max - y_min + 1,
+                           x0 - start, x1 - start, y0 - y_min, y1 - y_min, words);
+    } else {
+        kira_gather_texels_rgba8(face, x0, x1, y0, y1, words);
+    }
+    kira_u16 w00, w01, w10, w11;
+    __builtin_memcpy(&w00, words, 64);
+    __builtin_memcpy(&w01, words + 16, 64);
+    __builtin_memcpy(&w10, words + 32, 64);
+    __builtin_memcpy(&w11, words + 48, 64);
+    kira_rgba_lanes t00 = kira_unpack_rgba8(w00), t01 = kira_unpack_rgba8(w01);
+    kira_rgba_lanes t10 = kira_unpack_rgba8(w10), t11 = kira_unpack_rgba8(w11);
+
+#define KIRA_BILINEAR(c) ({ \
+        kira_f16 top = t00.c + (t01.c - t00.c) * wx; \
+        kira_f16 bottom = t10.c + (t11.c - t10.c) * wx; \
+        top + (bottom - top) * wy; })
+    kira_f16 sr = KIRA_BILINEAR(r) * weight, sg = KIRA_BILINEAR(g) * weight;
+    kira_f16 sb = KIRA_BILINEAR(b) * weight, sa = KIRA_BILINEAR(a) * weight;
+#undef KIRA_BILINEAR
+    kira_f16 keep = 1.0f - sa;
+    kira_rgba_lanes over;
+    over.r = sr + under.r * keep;
+    over.g = sg + under.g * keep;
+    over.b = sb + under.b * keep;
+    over.a = sa + under.a * keep;
+    return over;
+}
+
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_load_rgba_lanes(const float *rgba) {
+    kira_rgba_lanes pixels;
+    __builtin_memcpy(&pixels, rgba, sizeof pixels);
+    return pixels;
+}
+
+/// `kira_sample_over` on the 64 floats `rgba` (lanes r, g, b, a), in place.
+static inline __attribute__((always_inline)) void kira_sample_over_rgba8(
+    kira_face_rgba8 face, kira_row_map map, kira_i16 columns, kira_f16 weight, float *rgba) {
+    kira_rgba_lanes over = kira_sample_over(face, map, columns, weight, kira_load_rgba_lanes(rgba));
+    __builtin_memcpy(rgba, &over, sizeof over);
+}
+
+/// The premultiplied pixels `rgba` (64 floats, lanes r, g, b, a) un-premultiplied (opaque ones
+/// as they are, transparent ones black) and quantised to RGBA8 words.
+static inline __attribute__((always_inline)) kira_u16 kira_pack_rgba8(const float *rgba) {
+    kira_rgba_lanes pixels = kira_load_rgba_lanes(rgba);
+    // Opaque pixels (most of them) are stored as they are, with no division.
+    if (__builtin_reduce_or(pixels.a != 1.0f)) {
+        kira_f16 scale = kira_unpremultiply_scale(pixels.a);
+        pixels.r *= scale;
+        pixels.g *= scale;
+        pixels.b *= scale;
+    }
+    kira_u16 r = kira_quantize(pixels.r, 255.0f), g = kira_quantize(pixels.g, 255.0f);
+    kira_u16 b = kira_quantize(pixels.b, 255.0f), a = kira_quantize(pixels.a, 255.0f);
+    return r | (g << 8) | (b << 16) | (a << 24);
+}
+
+#endif
