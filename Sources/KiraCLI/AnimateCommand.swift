@@ -150,13 +150,13 @@ struct AnimateCommand: ParsableCommand {
         } ?? []
         // Any failure below stops every ffmpeg and leaves no video behind.
         defer { for encoder in videoEncoders { encoder.cancel() } }
-        // Batches as large as the memory budget allows (up to 4 frames, the renderer's default).
+        // Batches as large as the memory budget allows, up to the renderer's default.
         let channelBytes = depth.depth / 8
         let inputBytes = [scenes[0].front.art, scenes[0].front.mask, scenes[0].back.art, scenes[0].back.mask].reduce(0) { $0 + $1.byteCount }
         func peak(_ batch: Int) -> Int {
             inputBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
         }
-        guard let batch = memory.budget.largestBatch(upTo: 4, estimate: peak) else {
+        guard let batch = memory.budget.largestBatch(upTo: FrameSequenceRenderer.defaultBatchSize, estimate: peak) else {
             throw memory.overBudget(peak(1), for: "a \(scenes[0].canvasWidth)×\(scenes[0].canvasHeight) animation",
                                     hint: "give a smaller --size or smaller art")
         }

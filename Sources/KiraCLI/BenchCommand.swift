@@ -371,7 +371,9 @@ private final class APNGBytesSink: FrameSink {
     private(set) var bytes = 0
 
     func makeEncoder() -> FrameEncoder<UInt8, Int> {
-        { frame, previous, _ in try APNGFrame.encode(frame, after: previous).imageData.count }
+        { frame, previous, _ in
+            try APNGFrame.encode(frame, after: previous?.image, candidates: previous?.changes).imageData.count
+        }
     }
 
     func consume(_ frame: RGBAImage<UInt8>, index: Int, encoded: Int) throws { bytes += encoded }

@@ -30,12 +30,15 @@ public struct APNGFrame: Sendable {
     }
 
     /// `image` as the frame after `previous`: only the rectangle that differs from it (a single
-    /// pixel when nothing does); the whole image when there is no previous frame.
-    public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, level: Int = 1)
-        throws(ImageFileError) -> APNGFrame
+    /// pixel when nothing does); the whole image when there is no previous frame. When given,
+    /// `candidates` is a rectangle outside which the two frames are known to be equal
+    /// (``RGBAImage/changedRegion(since:candidates:)``).
+    public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, candidates: ImageRegion? = nil,
+                                 level: Int = 1) throws(ImageFileError) -> APNGFrame
     {
         guard let previous else { return try encode(image, level: level) }
-        let changed = image.changedRegion(since: previous) ?? ImageRegion(x: 0, y: 0, width: 1, height: 1)
+        let changed = image.changedRegion(since: previous, candidates: candidates)
+            ?? ImageRegion(x: 0, y: 0, width: 1, height: 1)
         return try encode(image, region: changed, level: level)
     }
 }

@@ -53,92 +53,95 @@ enum PNGImageData {
         let rowBytes = region.width * pixelBytes
         let filteredRow = rowBytes + 1
         let total = filteredRow * region.height
-        let filtered = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
-            image.channels.withUnsafeBytes { pixels in
-                let imageRowBytes = image.width * pixelBytes
-                var above = [UInt8](repeating: 0, count: rowBytes)  // the row before the first is zero
-                var row = [UInt8](repeating: 0, count: rowBytes)
-                // Adaptive filtering tries each type into here and keeps the best.
-                var candidate = [UInt8](repeating: 0, count: filter == .adaptive ? rowBytes : 0)
-                for y in 0..<region.height {
-                    let source = pixels.baseAddress! + (region.y + y) * imageRowBytes + region.x * pixelBytes
-                    row.withUnsafeMutableBytes { row in
-                        if sampleBytes == 1 {
-                            row.copyMemory(from: UnsafeRawBufferPointer(start: source, count: rowBytes))
-                        } else {
-                            // Native-endian UInt16 to PNG's big-endian bytes.
-                            for i in Swift.stride(from: 0, to: rowBytes, by: 2) {
-                                let value = source.loadUnaligned(fromByteOffset: i, as: UInt16.self)
-                                row[i] = UInt8(value >> 8)
-                                row[i + 1] = UInt8(value & 0xFF)
-                            }
-                        }
-                    }
-                    let out = buffer.baseAddress! + y * filteredRow
-                    if let type = filter.type {
-                        out[0] = type
-                        apply(type, row, above, pixelBytes: pixelBytes, into: out + 1)
-                    } else {
-                        var best = UInt64.max
-                        for type: UInt8 in 0...4 {
-                            let sum = candidate.withUnsafeMutableBufferPointer { candidate in
-                                apply(type, row, above, pixelBytes: pixelBytes, into: candidate.baseAddress!)
-                                return absoluteSum(UnsafeBufferPointer(candidate))
-                            }
-                            if sum < best {
-                                best = sum
-                                out[0] = type
-                                candidate.withUnsafeBytes { (out + 1).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: rowBytes) }
-                            }
-                        }
-                    }
-                    swap(&row, &above)
-                }
-            }
-            count = total
-        }
-        guard let compressor = libdeflate_alloc_compressor(Int32(min(max(level, 0), 12))) else {
+        let level = Int32(min(max(level, 0), 12))
+        guard let scratch = CompressionScratch.take(level: level, filtered: total) else {
             throw ImageFileError(path: "<encoder>", reason: "out of memory")
         }
-        defer { libdeflate_free_compressor(compressor) }
-        var failed = false
-        let compressed = filtered.withUnsafeBytes { input in
-            let bound = libdeflate_zlib_compress_bound(compressor, input.count)
-            return [UInt8](unsafeUninitializedCapacity: bound) { output, count in
-                count = libdeflate_zlib_compress(compressor, input.baseAddress, input.count, output.baseAddress, bound)
-                failed = count == 0
-            }
-        }
-        if failed { throw ImageFileError(path: "<encoder>", reason: "compression failed") }
-        return compressed
-    }
-
-    /// Filters `row` (with `above`, the unfiltered row before it) with PNG filter `type` into `out`.
-    private static func apply(_ type: UInt8, _ row: [UInt8], _ above: [UInt8], pixelBytes: Int, into out: UnsafeMutablePointer<UInt8>) {
-        if type == 2 { return upFilter(row, above, into: out) }
-        row.withUnsafeBufferPointer { row in
-            above.withUnsafeBufferPointer { above in
-                let count = row.count
-                switch type {
-                case 0:
-                    out.update(from: row.baseAddress!, count: count)
-                case 1:  // Sub: minus the byte one pixel to the left
-                    for i in 0..<min(pixelBytes, count) { out[i] = row[i] }
-                    for i in Swift.stride(from: pixelBytes, to: count, by: 1) { out[i] = row[i] &- row[i - pixelBytes] }
-                case 3:  // Average: minus the mean of left and above
-                    for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] / 2 }
-                    for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
-                        out[i] = row[i] &- UInt8((UInt16(row[i - pixelBytes]) + UInt16(above[i])) / 2)
+        defer { CompressionScratch.give(scratch) }
+        let filtered = scratch.filtered.baseAddress!
+        image.channels.withUnsafeBytes { pixels in
+            let imageRowBytes = image.width * pixelBytes
+            // 8-bit rows are filtered where they lie; 16-bit ones are first byte-swapped into
+            // `row` (PNG is big-endian). The row before the first is zero.
+            var above = [UInt8](repeating: 0, count: rowBytes)
+            var row = [UInt8](repeating: 0, count: sampleBytes == 1 ? 0 : rowBytes)
+            // Adaptive filtering tries each type into here and keeps the best.
+            var candidate = [UInt8](repeating: 0, count: filter == .adaptive ? rowBytes : 0)
+            var previous: UnsafePointer<UInt8>?
+            for y in 0..<region.height {
+                let source = pixels.baseAddress! + (region.y + y) * imageRowBytes + region.x * pixelBytes
+                let current: UnsafePointer<UInt8>
+                if sampleBytes == 1 {
+                    current = source.assumingMemoryBound(to: UInt8.self)
+                } else {
+                    row.withUnsafeMutableBytes { row in
+                        // Native-endian UInt16 to PNG's big-endian bytes.
+                        for i in Swift.stride(from: 0, to: rowBytes, by: 2) {
+                            let value = source.loadUnaligned(fromByteOffset: i, as: UInt16.self)
+                            row[i] = UInt8(value >> 8)
+                            row[i + 1] = UInt8(value & 0xFF)
+                        }
                     }
-                default:  // Paeth: minus whichever of left, above, upper-left is nearest left + above - upper-left
-                    for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] }  // left and upper-left are 0
-                    for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
-                        let a = Int16(row[i - pixelBytes]), b = Int16(above[i]), c = Int16(above[i - pixelBytes])
-                        let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
-                        let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
-                        out[i] = row[i] &- UInt8(predictor)
+                    current = row.withUnsafeBufferPointer { $0.baseAddress! }
+                }
+                let up = previous ?? above.withUnsafeBufferPointer { $0.baseAddress! }
+                let out = filtered + y * filteredRow
+                if let type = filter.type {
+                    out[0] = type
+                    apply(type, current, up, count: rowBytes, pixelBytes: pixelBytes, into: out + 1)
+                } else {
+                    var best = UInt64.max
+                    for type: UInt8 in 0...4 {
+                        let sum = candidate.withUnsafeMutableBufferPointer { candidate in
+                            apply(type, current, up, count: rowBytes, pixelBytes: pixelBytes, into: candidate.baseAddress!)
+                            return absoluteSum(UnsafeBufferPointer(candidate))
+                        }
+                        if sum < best {
+                            best = sum
+                            out[0] = type
+                            candidate.withUnsafeBufferPointer { (out + 1).update(from: $0.baseAddress!, count: rowBytes) }
+                        }
                     }
                 }
+                if sampleBytes == 1 {
+                    previous = current
+                } else {
+                    swap(&row, &above)
+                    previous = nil
+                }
+            }
+        }
+        let count = libdeflate_zlib_compress(scratch.compressor, filtered, total, scratch.output.baseAddress,
+                                             scratch.output.count)
+        if count == 0 { throw ImageFileError(path: "<encoder>", reason: "compression failed") }
+        // Exactly the compressed bytes: a frame waiting to be written holds no more than that.
+        return [UInt8](UnsafeBufferPointer(start: scratch.output.baseAddress!, count: count))
+    }
+
+    /// Filters the `count` bytes of `row` (with `above`, the unfiltered row before it) with PNG
+    /// filter `type` into `out`.
+    private static func apply(_ type: UInt8, _ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, count: Int,
+                              pixelBytes: Int, into out: UnsafeMutablePointer<UInt8>) {
+        switch type {
+        case 0:
+            out.update(from: row, count: count)
+        case 1:  // Sub: minus the byte one pixel to the left
+            for i in 0..<min(pixelBytes, count) { out[i] = row[i] }
+            for i in Swift.stride(from: pixelBytes, to: count, by: 1) { out[i] = row[i] &- row[i - pixelBytes] }
+        case 2:
+            upFilter(row, above, count: count, into: out)
+        case 3:  // Average: minus the mean of left and above
+            for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] / 2 }
+            for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
+                out[i] = row[i] &- UInt8((UInt16(row[i - pixelBytes]) + UInt16(above[i])) / 2)
+            }
+        default:  // Paeth: minus whichever of left, above, upper-left is nearest left + above - upper-left
+            for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] }  // left and upper-left are 0
+            for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
+                let a = Int16(row[i - pixelBytes]), b = Int16(above[i]), c = Int16(above[i - pixelBytes])
+                let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                out[i] = row[i] &- UInt8(predictor)
             }
         }
     }
@@ -151,23 +154,20 @@ enum PNGImageData {
         return sum
     }
 
-    /// `out[i] = row[i] - above[i]` (mod 256): PNG's Up filter, 32 bytes at a time.
-    private static func upFilter(_ row: [UInt8], _ above: [UInt8], into out: UnsafeMutablePointer<UInt8>) {
-        row.withUnsafeBytes { row in
-            above.withUnsafeBytes { above in
-                let count = row.count
-                var i = 0
-                while i + 32 <= count {
-                    let a = row.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
-                    let b = above.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
-                    UnsafeMutableRawPointer(out + i).storeBytes(of: a &- b, as: SIMD32<UInt8>.self)
-                    i += 32
-                }
-                while i < count {
-                    out[i] = row[i] &- above[i]
-                    i += 1
-                }
-            }
+    /// `out[i] = row[i] - above[i]` (mod 256) for `count` bytes: PNG's Up filter, 32 bytes at a time.
+    private static func upFilter(_ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, count: Int,
+                                 into out: UnsafeMutablePointer<UInt8>) {
+        let rowBytes = UnsafeRawPointer(row), aboveBytes = UnsafeRawPointer(above)
+        var i = 0
+        while i + 32 <= count {
+            let a = rowBytes.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+            let b = aboveBytes.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: a &- b, as: SIMD32<UInt8>.self)
+            i += 32
+        }
+        while i < count {
+            out[i] = row[i] &- above[i]
+            i += 1
         }
     }
 

@@ -48,6 +48,11 @@ public final class FrameRenderer {
     private var projections: [FaceProjection] = []
     private var faces: [UnsafeRawPointer] = []
 
+    /// Where the faces of each frame of the last render landed: the smallest rectangle that holds
+    /// every pixel a face touches (empty when no face shows). Outside it, a frame is its
+    /// background.
+    private(set) var drawnRegions: [ImageRegion] = []
+
     /// A face of one frame of a batch: its layer and where its shaded face lies in its side's stack.
     private struct PlannedLayer {
         let frame: Int
@@ -64,6 +69,12 @@ public final class FrameRenderer {
     /// Renders `scene` into `output`, which takes the canvas size. Once the sizes are settled,
     /// a frame allocates nothing.
     public func render<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
+        drawnRegions.removeAll(keepingCapacity: true)
+        try renderFrame(scene, into: &output)
+    }
+
+    /// ``render(_:into:)``, adding to ``drawnRegions``.
+    private func renderFrame<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
         guard scene.canvasWidth > 0, scene.canvasHeight > 0 else { throw RenderError.emptyImage("canvas") }
         let buffers: FaceBuffers<Out> = faceBuffers()
         try withUnsafePointer(to: scene) { (scene) throws(RenderError) in
@@ -80,15 +91,18 @@ public final class FrameRenderer {
     /// (``ShadeRenderer/shade(art:mask:normals:parameters:premultiplied:into:)``), so the work that
     /// does not depend on the tilt is done once per pixel for the whole batch.
     public func render<Out: LaneChannel>(_ scenes: [FrameScene], into outputs: inout [RGBAImage<Out>]) throws(RenderError) {
+        drawnRegions.removeAll(keepingCapacity: true)
         guard let first = scenes.first else {
             outputs = []
             return
         }
         for scene in scenes where scene.canvasWidth <= 0 || scene.canvasHeight <= 0 { throw RenderError.emptyImage("canvas") }
-        if outputs.count != scenes.count { outputs = scenes.map { _ in RGBAImage(width: 0, height: 0) } }
+        // Canvases already there are kept (and reused when of the right size).
+        if outputs.count > scenes.count { outputs.removeLast(outputs.count - scenes.count) }
+        while outputs.count < scenes.count { outputs.append(RGBAImage(width: 0, height: 0)) }
         guard scenes.allSatisfy({ $0.sharesFaces(with: first) }) else {
             // Faces differ: no sweep to share, render the scenes one by one.
-            for (i, scene) in scenes.enumerated() { try render(scene, into: &outputs[i]) }
+            for (i, scene) in scenes.enumerated() { try renderFrame(scene, into: &outputs[i]) }
             return
         }
         let buffers: FaceBuffers<Out> = faceBuffers()
@@ -158,6 +172,10 @@ public final class FrameRenderer {
                     }
                 }
                 composite(background: scene.background.premultiplied, into: &output)
+                drawnRegions.append(projections.reduce(ImageRegion(x: 0, y: 0, width: 0, height: 0)) { drawn, face in
+                    drawn.union(ImageRegion(x: face.columns.lowerBound, y: face.rows.lowerBound,
+                                            width: face.columns.count, height: face.rows.count))
+                })
             }
         }
     }

@@ -15,8 +15,10 @@ public final class FrameSequenceRenderer {
     /// frames took the same CPU time with batches of 2 and 4 (8.2 s) and peaked at 383 MB
     /// instead of 391 MB (8: 475 MB of canvases alone).
     public let batchSize: Int
+    /// The batch size that `kira animate` uses when the memory budget allows it.
+    public static let defaultBatchSize = 2
 
-    public init(threads: Int = TileScheduler.processorCount, batchSize: Int = 2) {
+    public init(threads: Int = TileScheduler.processorCount, batchSize: Int = defaultBatchSize) {
         frameRenderer = FrameRenderer(threads: threads)
         self.batchSize = max(1, batchSize)
     }
@@ -31,9 +33,13 @@ public final class FrameSequenceRenderer {
         var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch)?
         // The canvases of the batch before last, reused: no new pages to fault in per batch.
         var spare: [RGBAImage<Out>] = []
+        // The last frame of a batch is still held, as the `previous` of the next batch's first
+        // frame, while the batch after that renders: it sits that batch out here instead of
+        // being written to while held (which would copy it, 30 MB a batch).
+        var resting: RGBAImage<Out>?
         // The last frame given to the encoders, which the next frame's encoders compare with.
         // Holding it keeps its pixels: the renderer's next write to that canvas copies first.
-        var previous: RGBAImage<Out>?
+        var previous: (image: RGBAImage<Out>, scene: FrameScene, drawn: ImageRegion)?
         var start = 0
         while start < scenes.count || pending != nil {
             var frames = spare
@@ -53,19 +59,30 @@ public final class FrameSequenceRenderer {
                     }
                 }
                 spare = done
+                if let last = spare.popLast() {
+                    if let rested = resting { spare.append(rested) }
+                    resting = last
+                }
                 pending = nil
             }
             if !frames.isEmpty {
                 let batch = EncodedBatch(frames: frames.count, sinks: sinks.count)
+                let drawn = frameRenderer.drawnRegions
                 for (offset, frame) in frames.enumerated() {
-                    let before = offset == 0 ? previous : frames[offset - 1]
                     let index = start + offset
+                    let last = offset == 0 ? previous : (frames[offset - 1], scenes[index - 1], drawn[offset - 1])
+                    // Outside where either frame drew a face, both are their background: equal
+                    // when the backgrounds are.
+                    let before = last.map { last in
+                        PreviousFrame(image: last.image, changes: last.scene.background == scenes[index].background
+                                          ? last.drawn.union(drawn[offset]) : nil)
+                    }
                     for (s, sink) in sinks.enumerated() {
                         let encode = sink.encode
                         workers.async(group: batch.group) { batch.store(offset, s, Result { try encode(frame, before, index) }) }
                     }
                 }
-                previous = frames.last
+                previous = (frames[frames.count - 1], scenes[start + frames.count - 1], drawn[frames.count - 1])
                 pending = (start, frames, batch)
                 start += frames.count
             }

@@ -38,7 +38,21 @@ public protocol FrameSink<Channel>: AnyObject {
 /// A sink's per-frame work: (frame, the frame before it or nil, the frame's index) → what the
 /// sink then consumes.
 public typealias FrameEncoder<Channel: LaneChannel, Encoded> =
-    @Sendable (_ frame: RGBAImage<Channel>, _ previous: RGBAImage<Channel>?, _ index: Int) throws -> Encoded
+    @Sendable (_ frame: RGBAImage<Channel>, _ previous: PreviousFrame<Channel>?, _ index: Int) throws -> Encoded
+
+/// The frame before the one an encoder is given, and where the two can differ.
+public struct PreviousFrame<Channel: LaneChannel>: Sendable {
+    /// Its pixels.
+    public let image: RGBAImage<Channel>
+    /// A rectangle outside which the two frames are equal, from where the renderer drew their
+    /// faces (both show the same background elsewhere); nil when that is not known.
+    public let changes: ImageRegion?
+
+    public init(image: RGBAImage<Channel>, changes: ImageRegion?) {
+        self.image = image
+        self.changes = changes
+    }
+}
 
 /// A sink with its types erased, so that sinks of different kinds go in one list.
 struct ErasedFrameSink<Channel: LaneChannel> {

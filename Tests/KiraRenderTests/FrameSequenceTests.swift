@@ -32,7 +32,7 @@ import Testing
             let failAt = failEncodingAt
             return { frame, previous, index in
                 if index == failAt { throw Refused() }
-                return (try PNGCodec.encode(frame, options: .fast), previous, index)
+                return (try PNGCodec.encode(frame, options: .fast), previous?.image, index)
             }
         }
 

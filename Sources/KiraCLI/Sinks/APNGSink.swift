@@ -1,7 +1,7 @@
 import Kira
 
 /// Streams the frames into an animated PNG: each frame is encoded on a worker thread as the
-/// rectangle that changed since the frame before (``APNGFrame/encode(_:after:level:)``) and
+/// rectangle that changed since the frame before (``APNGFrame/encode(_:after:candidates:level:)``) and
 /// written to the file in order as soon as it is its turn.
 final class APNGSink<Channel: LaneChannel>: FrameSink {
     private let writer: APNGFileWriter
@@ -13,7 +13,7 @@ final class APNGSink<Channel: LaneChannel>: FrameSink {
     }
 
     func makeEncoder() -> FrameEncoder<Channel, APNGFrame> {
-        { frame, previous, _ in try APNGFrame.encode(frame, after: previous) }
+        { frame, previous, _ in try APNGFrame.encode(frame, after: previous?.image, candidates: previous?.changes) }
     }
 
     func consume(_ frame: RGBAImage<Channel>, index: Int, encoded: APNGFrame) throws {
