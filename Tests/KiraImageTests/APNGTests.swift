@@ -147,6 +147,20 @@ enum APNGChecker {
         b[8, 6] = SIMD4(1, 0, 0, 0)
         b[0, 4] = SIMD4(0, 1, 0, 0)
         #expect(b.changedRegion(since: a) == ImageRegion(x: 0, y: 2, width: 9, height: 5))
+        // Only the candidate rectangle is compared: what lies outside it is taken as equal.
+        #expect(b.changedRegion(since: a, candidates: ImageRegion(x: 0, y: 0, width: 9, height: 7))
+                    == ImageRegion(x: 0, y: 2, width: 9, height: 5))
+        #expect(b.changedRegion(since: a, candidates: ImageRegion(x: 2, y: 1, width: 3, height: 3))
+                    == ImageRegion(x: 3, y: 2, width: 1, height: 1))
+        #expect(b.changedRegion(since: a, candidates: ImageRegion(x: 4, y: 0, width: 4, height: 7)) == nil)
+        #expect(b.changedRegion(since: a, candidates: ImageRegion(x: 0, y: 0, width: 0, height: 0)) == nil)
+    }
+
+    @Test func regionUnion() {
+        let a = ImageRegion(x: 2, y: 3, width: 4, height: 5), b = ImageRegion(x: 5, y: 1, width: 3, height: 2)
+        #expect(a.union(b) == ImageRegion(x: 2, y: 1, width: 6, height: 7))
+        #expect(a.union(ImageRegion(x: 0, y: 0, width: 0, height: 0)) == a)
+        #expect(ImageRegion(x: 9, y: 9, width: 0, height: 3).union(b) == b)
     }
 
     @Test func theFirstFrameIsAPlainPNGForOtherViewers() throws {

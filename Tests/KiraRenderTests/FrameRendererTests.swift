@@ -165,6 +165,36 @@ import Testing
         #expect(worst <= 1, "alpha differs by \(worst) between mirrored tilts")
     }
 
+    /// Outside the region the renderer reports as drawn, every pixel is the background's; the
+    /// pixels that differ from it all lie inside (what `kira animate --apng` relies on).
+    @Test(arguments: [CardPose(), CardPose(tiltX: 6, flip: 25), CardPose(tiltX: 20, tiltY: 30), CardPose(flip: 90),
+                      CardPose(tiltY: 10, flip: 150)])
+    func drawnRegionHoldsEveryFacePixel(_ pose: CardPose) throws {
+        let scenes = [Self.scene(pose: pose), Self.scene(pose: CardPose(tiltX: -4, flip: 10))]
+        let renderer = FrameRenderer(threads: 2)
+        var frames: [RGBAImage<UInt8>] = []
+        try renderer.render(scenes, into: &frames)
+        #expect(renderer.drawnRegions.count == 2)
+        for (frame, drawn) in zip(frames, renderer.drawnRegions) {
+            let background = frame[0, 0]
+            var differing: ImageRegion?
+            for y in 0..<frame.height {
+                for x in 0..<frame.width where frame[x, y] != background {
+                    let pixel = ImageRegion(x: x, y: y, width: 1, height: 1)
+                    differing = differing.map { $0.union(pixel) } ?? pixel
+                }
+            }
+            guard let found = differing else {
+                // Edge-on: nothing shows, and nothing (or a sliver) is reported drawn.
+                #expect(drawn.isEmpty || drawn.width <= 4, "\(drawn)")
+                continue
+            }
+            #expect(drawn.union(found) == drawn, "\(found) lies outside the drawn \(drawn)")
+            // And the region is no loose bound: at most two pixels around what differs.
+            #expect(drawn.width - found.width <= 4 && drawn.height - found.height <= 4)
+        }
+    }
+
     @Test func identicalAtAnyThreadCount() throws {
         let scene = Self.scene(pose: CardPose(tiltX: -9, tiltY: 14, flip: 30))
         var baseline = RGBAImage<UInt8>(width: 0, height: 0)
