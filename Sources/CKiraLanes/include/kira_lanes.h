@@ -66,6 +66,32 @@ static inline __attribute__((always_inline)) kira_f16 kira_u32_to_float(kira_u16
     return __builtin_convertvector((kira_i16)x, kira_f16);
 }
 
+// Stored pixels to lanes and back, for both channel depths: a stored value `v` reads as
+// `float(v) * (1 / max)` (within an ulp of `v / max`, exactly 1 at the maximum, and a multiply
+// instead of a divide in the inner loops), and a lane `f` is stored as `kira_quantize(f, max)`.
+
+/// Channel `shift / 8` of sixteen RGBA8 pixels (one 32-bit word each, R in the low byte).
+static inline __attribute__((always_inline)) kira_f16 kira_rgba8_channel(kira_u16 words, uint32_t shift) {
+    return kira_u32_to_float((words >> shift) & 0xFF) * (1.0f / 255.0f);
+}
+
+/// Sixteen RGBA8 pixels as words, each channel quantised.
+static inline __attribute__((always_inline)) kira_u16 kira_rgba8_words(kira_f16 r, kira_f16 g, kira_f16 b, kira_f16 a) {
+    return kira_quantize(r, 255.0f) | (kira_quantize(g, 255.0f) << 8) | (kira_quantize(b, 255.0f) << 16)
+        | (kira_quantize(a, 255.0f) << 24);
+}
+
+/// The low (`shift` 0) or high (`shift` 16) 16-bit channel of sixteen 32-bit words (RGBA16
+/// pixels are two words: R | G << 16, then B | A << 16).
+static inline __attribute__((always_inline)) kira_f16 kira_rgba16_channel(kira_u16 words, uint32_t shift) {
+    return kira_u32_to_float((words >> shift) & 0xFFFF) * (1.0f / 65535.0f);
+}
+
+/// Two lanes quantised to 16 bits and packed as `low | high << 16`.
+static inline __attribute__((always_inline)) kira_u16 kira_rgba16_words(kira_f16 low, kira_f16 high) {
+    return kira_quantize(low, 65535.0f) | (kira_quantize(high, 65535.0f) << 16);
+}
+
 // Sixteen pixels' canvas positions in double precision, for the projection's inverse homography.
 typedef double kira_d16 __attribute__((ext_vector_type(16)));
 

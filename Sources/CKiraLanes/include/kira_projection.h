@@ -33,14 +33,10 @@ typedef struct {
     int32_t width, height;
 } kira_face_rgba8;
 
-/// RGBA8 words as channel lanes in 0...1 (`Float(v) * (1 / 255)`).
+/// RGBA8 words as channel lanes in 0...1.
 static inline __attribute__((always_inline)) kira_rgba_lanes kira_unpack_rgba8(kira_u16 words) {
-    const float scale = 1.0f / 255.0f;
-    kira_rgba_lanes c;
-    c.r = kira_u32_to_float(words & 0xFF) * scale;
-    c.g = kira_u32_to_float((words >> 8) & 0xFF) * scale;
-    c.b = kira_u32_to_float((words >> 16) & 0xFF) * scale;
-    c.a = kira_u32_to_float(words >> 24) * scale;
+    kira_rgba_lanes c = {kira_rgba8_channel(words, 0), kira_rgba8_channel(words, 8), kira_rgba8_channel(words, 16),
+                         kira_rgba8_channel(words, 24)};
     return c;
 }
 
@@ -143,9 +139,7 @@ static inline __attribute__((always_inline)) kira_u16 kira_pack_rgba8(const floa
         pixels.g *= scale;
         pixels.b *= scale;
     }
-    kira_u16 r = kira_quantize(pixels.r, 255.0f), g = kira_quantize(pixels.g, 255.0f);
-    kira_u16 b = kira_quantize(pixels.b, 255.0f), a = kira_quantize(pixels.a, 255.0f);
-    return r | (g << 8) | (b << 16) | (a << 24);
+    return kira_rgba8_words(pixels.r, pixels.g, pixels.b, pixels.a);
 }
 
 #endif
