@@ -2,10 +2,6 @@ import CKiraLanes
 import KiraGeometry
 import KiraShader
 
-/// Sixteen canvas positions in double precision: the inverse homography is evaluated in doubles,
-/// as the scalar projection does.
-typealias DoubleLanes = SIMD16<Double>
-
 /// The projection and compositing of one frame, sixteen canvas pixels at a time: the fast path
 /// of ``FrameRenderer``.
 ///
@@ -14,11 +10,11 @@ typealias DoubleLanes = SIMD16<Double>
 /// - each row is cut into runs once per face: pixels wholly inside the quad (coverage 1), the few
 ///   that an edge crosses (exact area coverage, computed per pixel as the reference does), and
 ///   those outside every face, which are filled with the background's stored pixel;
-/// - within a run of sixteen pixels the inverse homography is a product with the column
-///   (the row's terms are computed once), one division per lane and coordinate, and the four
-///   texels of the bilinear fetch are gathered;
-/// - faces are composited premultiplied over the background in registers, then stored
-///   un-premultiplied.
+/// - within a run of sixteen pixels, the C kernels of `kira_projection.h` map the pixels back
+///   onto each face (the inverse homography in doubles: a product with the column, the row's
+///   terms computed once per row, one division per lane and coordinate), fetch the four texels
+///   of each bilinear sample, and composite premultiplied over the background in registers;
+/// - the run is then stored un-premultiplied.
 struct LaneProjectionJob: @unchecked Sendable {
     let projections: [FaceProjection]
     /// The shaded face of each projection, and the canvas, with channels of `depth` bits.
@@ -124,13 +120,13 @@ struct LaneProjectionJob: @unchecked Sendable {
             for (k, projection) in projections.enumerated() {
                 let span = spans[k]
                 guard let weight = weight(projection, span: span, y: y, x: x, columns: columns) else { continue }
+                let width = Int32(projection.faceSize.x), height = Int32(projection.faceSize.y)
                 if Out.self == UInt8.self {
-                    let face = kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self),
-                                               width: Int32(projection.faceSize.x), height: Int32(projection.faceSize.y))
+                    let face = kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self), width: width, height: height)
                     kira_sample_over_rgba8(face, span.map, columns, weight, pixels.floats)
                 } else {
-                    sampleOver(projection, map: span.map, columns: columns, weight: weight,
-                               face: faces[k].assumingMemoryBound(to: Out.self), pixels: pixels)
+                    let face = kira_face_rgba16(texels: faces[k].assumingMemoryBound(to: UInt16.self), width: width, height: height)
+                    kira_sample_over_rgba16(face, span.map, columns, weight, pixels.floats)
                 }
             }
             store(pixels, into: outRow + 4 * x, fits: x + 16 <= width, count: width - x, streaming: streaming)
@@ -192,55 +188,6 @@ struct LaneProjectionJob: @unchecked Sendable {
     }
 
     private static let laneIndex = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-
-    /// ``kira_sample_over_rgba8`` for 16-bit faces: the face sampled bilinearly where the
-    /// canvas pixels `columns` of the row map back to (`map`), scaled by `weight` and composited
-    /// over the premultiplied `pixels` (lanes r, g, b, a), in place.
-    @inline(__always)
-    private func sampleOver<Out: LaneChannel>(_ projection: FaceProjection, map: kira_row_map, columns: SIMD16<Int32>,
-                                              weight: Lanes, face: UnsafePointer<Out>, pixels: PixelLanes) {
-        let fw = Int32(projection.faceSize.x), fh = Int32(projection.faceSize.y)
-        let cx = DoubleLanes(kira_i16_to_d16(columns)) + 0.5
-        let hx = (map.column_x * cx + map.row_x) + map.constant_x
-        let hy = (map.column_y * cx + map.row_y) + map.constant_y
-        let hz = (map.column_z * cx + map.row_z) + map.constant_z
-        let u = kira_clamp_d16(hx / hz - 0.5, Double(fw - 1)), v = kira_clamp_d16(hy / hz - 0.5, Double(fh - 1))
-        let u0 = kira_d16_truncate(u), v0 = kira_d16_truncate(v)
-        let wx = kira_d16_to_f16(u - kira_i16_to_d16(u0)), wy = kira_d16_to_f16(v - kira_i16_to_d16(v0))
-        let x0 = kira_spread_weighted_i32(u0, weight), y0 = kira_spread_weighted_i32(v0, weight)
-        let x1 = kira_min_i32(x0 &+ 1, fw - 1), y1 = kira_min_i32(y0 &+ 1, fh - 1)
-        let top = y0 &* fw, bottom = y1 &* fw
-        let t00 = texels(face, top &+ x0), t01 = texels(face, top &+ x1)
-        let t10 = texels(face, bottom &+ x0), t11 = texels(face, bottom &+ x1)
-        @inline(__always) func bilinear(_ c00: Lanes, _ c01: Lanes, _ c10: Lanes, _ c11: Lanes) -> Lanes {
-            let t = c00 + (c01 - c00) * wx
-            let b = c10 + (c11 - c10) * wx
-            return t + (b - t) * wy
-        }
-        // `source + destination * (1 - source alpha)`; a zero weight leaves the lane as it was.
-        let sr = bilinear(t00.r, t01.r, t10.r, t11.r) * weight, sg = bilinear(t00.g, t01.g, t10.g, t11.g) * weight
-        let sb = bilinear(t00.b, t01.b, t10.b, t11.b) * weight, sa = bilinear(t00.a, t01.a, t10.a, t11.a) * weight
-        let keep = 1 - sa
-        pixels[0] = sr + pixels[0] * keep
-        pixels[1] = sg + pixels[1] * keep
-        pixels[2] = sb + pixels[2] * keep
-        pixels[3] = sa + pixels[3] * keep
-    }
-
-    /// The texels at `index` (in pixels) as channel lanes.
-    @inline(__always)
-    private func texels<Out: LaneChannel>(_ face: UnsafePointer<Out>, _ index: SIMD16<Int32>)
-        -> (r: Lanes, g: Lanes, b: Lanes, a: Lanes) {
-        var r = Lanes.zero, g = Lanes.zero, b = Lanes.zero, a = Lanes.zero
-        for lane in 0..<16 {
-            let p = face + Int(index[lane]) * 4
-            r[lane] = Out.normalized(p[0])
-            g[lane] = Out.normalized(p[1])
-            b[lane] = Out.normalized(p[2])
-            a[lane] = Out.normalized(p[3])
-        }
-        return (r, g, b, a)
-    }
 
     /// Sets `count` pixels from `p` on to `pixel` (RGBA8 pixels streamed past the caches).
     @inline(__always)

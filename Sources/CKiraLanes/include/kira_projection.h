@@ -1,8 +1,7 @@
 #ifndef KIRA_PROJECTION_H
 #define KIRA_PROJECTION_H
 
-// The projection's inner step for RGBA8 faces and canvases, sixteen canvas pixels of one row at a
-// time: map the pixels back onto the face, fetch the four texels of each bilinear sample,
+// The projection's inner step, sixteen canvas pixels of one row at a time: map the pixels back onto the face, fetch the four texels of each bilinear sample,
 // interpolate, composite over what the row holds so far, and store. It is the arithmetic of the
 // scalar reference (`ScalarProjectionJob.blend` and `store`) operation for operation, so that the
 // bytes are the same; written in C because the Swift compiler splits these sixteen-lane
@@ -54,65 +53,113 @@ static __attribute__((noinline)) void kira_gather_texels_rgba8(
     __builtin_memcpy(words + 48, &t11, 64);
 }
 
-/// The face sampled bilinearly (clamped to its edge texels) where canvas columns `columns` of a
-/// row map back to (`map`), scaled by `weight` and composited source-over onto `under`:
-/// `source * weight + under * (1 - source alpha * weight)`. Lanes of weight 0 keep `under`.
-static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over(
-    kira_face_rgba8 face, kira_row_map map, kira_i16 columns, kira_f16 weight, kira_rgba_lanes under) {
+/// Where sixteen canvas pixels of a row sample a face of `width` × `height` texels: the four
+/// texels of each bilinear sample (columns `x0`, `x1`, rows `y0`, `y1`) and the weights between
+/// them.
+typedef struct {
+    kira_i16 x0, x1, y0, y1;
+    kira_f16 wx, wy;
+} kira_bilinear_taps;
+
+/// The taps of canvas columns `columns` of a row, mapped back onto the face by `map` and clamped
+/// to its edge texels. Lanes outside the quad (no `weight`) may map anywhere, NaN included: they
+/// are clamped into the face too, and read next to the lanes that count, so that a run's texels
+/// stay in one small window.
+static inline __attribute__((always_inline)) kira_bilinear_taps kira_bilinear_taps_of(
+    int32_t width, int32_t height, kira_row_map map, kira_i16 columns, kira_f16 weight) {
     kira_d16 cx = kira_i16_to_d16(columns) + 0.5;
     kira_d16 hx = (map.column_x * cx + map.row_x) + map.constant_x;
     kira_d16 hy = (map.column_y * cx + map.row_y) + map.constant_y;
     kira_d16 hz = (map.column_z * cx + map.row_z) + map.constant_z;
-    // Clamped to the face; lanes outside the quad (no weight) may be anything, NaN included,
-    // and are clamped into the face too.
-    kira_d16 u = kira_clamp_d16(hx / hz - 0.5, (double)(face.width - 1));
-    kira_d16 v = kira_clamp_d16(hy / hz - 0.5, (double)(face.height - 1));
+    kira_d16 u = kira_clamp_d16(hx / hz - 0.5, (double)(width - 1));
+    kira_d16 v = kira_clamp_d16(hy / hz - 0.5, (double)(height - 1));
     kira_i16 u0 = kira_d16_truncate(u), v0 = kira_d16_truncate(v);
-    kira_f16 wx = kira_d16_to_f16(u - kira_i16_to_d16(u0)), wy = kira_d16_to_f16(v - kira_i16_to_d16(v0));
-    // Lanes without weight (outside the quad) read next to those with weight, so that the run's
-    // texels stay in one small window.
-    kira_i16 x0 = u0, y0 = v0;
+    kira_bilinear_taps taps;
+    taps.wx = kira_d16_to_f16(u - kira_i16_to_d16(u0));
+    taps.wy = kira_d16_to_f16(v - kira_i16_to_d16(v0));
+    taps.x0 = u0;
+    taps.y0 = v0;
     if (__builtin_reduce_or(weight == 0.0f)) {
-        x0 = kira_spread_weighted_i32(u0, weight);
-        y0 = kira_spread_weighted_i32(v0, weight);
+        taps.x0 = kira_spread_weighted_i32(u0, weight);
+        taps.y0 = kira_spread_weighted_i32(v0, weight);
     }
-    kira_i16 x1 = kira_min_i32(x0 + 1, face.width - 1), y1 = kira_min_i32(y0 + 1, face.height - 1);
+    taps.x1 = kira_min_i32(taps.x0 + 1, width - 1);
+    taps.y1 = kira_min_i32(taps.y0 + 1, height - 1);
+    return taps;
+}
 
+/// The four texels of `taps` interpolated, scaled by `weight` and composited source-over onto
+/// `under`: `source * weight + under * (1 - source alpha * weight)`. Lanes of weight 0 keep
+/// `under`.
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_bilinear_over(
+    kira_rgba_lanes t00, kira_rgba_lanes t01, kira_rgba_lanes t10, kira_rgba_lanes t11, kira_bilinear_taps taps,
+    kira_f16 weight, kira_rgba_lanes under) {
+#define KIRA_BILINEAR(c) ({ \
+        kira_f16 top = t00.c + (t01.c - t00.c) * taps.wx; \
+        kira_f16 bottom = t10.c + (t11.c - t10.c) * taps.wx; \
+        top + (bottom - top) * taps.wy; })
+    kira_f16 sr = KIRA_BILINEAR(r) * weight, sg = KIRA_BILINEAR(g) * weight;
+    kira_f16 sb = KIRA_BILINEAR(b) * weight, sa = KIRA_BILINEAR(a) * weight;
+#undef KIRA_BILINEAR
+    kira_f16 keep = 1.0f - sa;
+    kira_rgba_lanes over = {sr + under.r * keep, sg + under.g * keep, sb + under.b * keep, sa + under.a * keep};
+    return over;
+}
+
+/// The RGBA8 face sampled bilinearly where canvas columns `columns` of a row map back to
+/// (`map`), composited with `weight` over `under` (`kira_bilinear_over`).
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over(
+    kira_face_rgba8 face, kira_row_map map, kira_i16 columns, kira_f16 weight, kira_rgba_lanes under) {
+    kira_bilinear_taps taps = kira_bilinear_taps_of(face.width, face.height, map, columns, weight);
     // Sixteen neighbouring canvas pixels usually read from a window of at most 32 texels on at
     // most five face rows (a canvas row maps to a straight line on the face): those rows are
     // loaded whole and the texels picked by permutes, far cheaper than four gathers.
     uint32_t words[64];
-    int32_t y_min = kira_reduce_min_i32(y0), y_max = kira_reduce_max_i32(y1);
-    int32_t start = kira_reduce_min_i32(x0);
+    int32_t y_min = kira_reduce_min_i32(taps.y0), y_max = kira_reduce_max_i32(taps.y1);
+    int32_t start = kira_reduce_min_i32(taps.x0);
     if (start > face.width - 32) start = face.width - 32;
-    if (start >= 0 && kira_reduce_max_i32(x1) - start < 32 && y_max - y_min < 5) {
+    if (start >= 0 && kira_reduce_max_i32(taps.x1) - start < 32 && y_max - y_min < 5) {
         kira_window_texels(face.texels + (intptr_t)y_min * face.width + start, face.width, y_max - y_min + 1,
-                           x0 - start, x1 - start, y0 - y_min, y1 - y_min, words);
+                           taps.x0 - start, taps.x1 - start, taps.y0 - y_min, taps.y1 - y_min, words);
     } else {
-        kira_gather_texels_rgba8(face, x0, x1, y0, y1, words);
+        kira_gather_texels_rgba8(face, taps.x0, taps.x1, taps.y0, taps.y1, words);
     }
     kira_u16 w00, w01, w10, w11;
     __builtin_memcpy(&w00, words, 64);
     __builtin_memcpy(&w01, words + 16, 64);
     __builtin_memcpy(&w10, words + 32, 64);
     __builtin_memcpy(&w11, words + 48, 64);
-    kira_rgba_lanes t00 = kira_unpack_rgba8(w00), t01 = kira_unpack_rgba8(w01);
-    kira_rgba_lanes t10 = kira_unpack_rgba8(w10), t11 = kira_unpack_rgba8(w11);
+    return kira_bilinear_over(kira_unpack_rgba8(w00), kira_unpack_rgba8(w01), kira_unpack_rgba8(w10),
+                              kira_unpack_rgba8(w11), taps, weight, under);
+}
 
-#define KIRA_BILINEAR(c) ({ \
-        kira_f16 top = t00.c + (t01.c - t00.c) * wx; \
-        kira_f16 bottom = t10.c + (t11.c - t10.c) * wx; \
-        top + (bottom - top) * wy; })
-    kira_f16 sr = KIRA_BILINEAR(r) * weight, sg = KIRA_BILINEAR(g) * weight;
-    kira_f16 sb = KIRA_BILINEAR(b) * weight, sa = KIRA_BILINEAR(a) * weight;
-#undef KIRA_BILINEAR
-    kira_f16 keep = 1.0f - sa;
-    kira_rgba_lanes over;
-    over.r = sr + under.r * keep;
-    over.g = sg + under.g * keep;
-    over.b = sb + under.b * keep;
-    over.a = sa + under.a * keep;
-    return over;
+/// A premultiplied RGBA16 face: `width` × `height` texels of four 16-bit channels.
+typedef struct {
+    const uint16_t *texels;
+    int32_t width, height;
+} kira_face_rgba16;
+
+/// The RGBA16 texels at columns `x`, rows `y` of `face`, one lane each (16-bit output is the
+/// exception, so plain loads, no window).
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_texels_rgba16(kira_face_rgba16 face, kira_i16 x, kira_i16 y) {
+    kira_u16 rg, ba;
+    for (int i = 0; i < 16; i++) {
+        const uint16_t *p = face.texels + ((intptr_t)y[i] * face.width + x[i]) * 4;
+        rg[i] = (uint32_t)p[0] | ((uint32_t)p[1] << 16);
+        ba[i] = (uint32_t)p[2] | ((uint32_t)p[3] << 16);
+    }
+    kira_rgba_lanes c = {kira_rgba16_channel(rg, 0), kira_rgba16_channel(rg, 16), kira_rgba16_channel(ba, 0),
+                         kira_rgba16_channel(ba, 16)};
+    return c;
+}
+
+/// `kira_sample_over` for an RGBA16 face.
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over16(
+    kira_face_rgba16 face, kira_row_map map, kira_i16 columns, kira_f16 weight, kira_rgba_lanes under) {
+    kira_bilinear_taps taps = kira_bilinear_taps_of(face.width, face.height, map, columns, weight);
+    return kira_bilinear_over(kira_texels_rgba16(face, taps.x0, taps.y0), kira_texels_rgba16(face, taps.x1, taps.y0),
+                              kira_texels_rgba16(face, taps.x0, taps.y1), kira_texels_rgba16(face, taps.x1, taps.y1),
+                              taps, weight, under);
 }
 
 static inline __attribute__((always_inline)) kira_rgba_lanes kira_load_rgba_lanes(const float *rgba) {
@@ -125,6 +172,13 @@ static inline __attribute__((always_inline)) kira_rgba_lanes kira_load_rgba_lane
 static inline __attribute__((always_inline)) void kira_sample_over_rgba8(
     kira_face_rgba8 face, kira_row_map map, kira_i16 columns, kira_f16 weight, float *rgba) {
     kira_rgba_lanes over = kira_sample_over(face, map, columns, weight, kira_load_rgba_lanes(rgba));
+    __builtin_memcpy(rgba, &over, sizeof over);
+}
+
+/// `kira_sample_over16` on the 64 floats `rgba` (lanes r, g, b, a), in place.
+static inline __attribute__((always_inline)) void kira_sample_over_rgba16(
+    kira_face_rgba16 face, kira_row_map map, kira_i16 columns, kira_f16 weight, float *rgba) {
+    kira_rgba_lanes over = kira_sample_over16(face, map, columns, weight, kira_load_rgba_lanes(rgba));
     __builtin_memcpy(rgba, &over, sizeof over);
 }
 
