@@ -1,3 +1,5 @@
+import Synchronization
+import Dispatch
 import Testing
 @testable import KiraImage
 import KiraTestSupport
@@ -48,6 +50,27 @@ import KiraTestSupport
                 #expect(try PNGCodec.decode(part) == PNGCodec.decode(PNGCodec.encode(image8, region: inner, options: .init(deflater: .zlib))))
             }
         }
+    }
+
+    /// Compressions reuse buffers and compressors (``CompressionScratch``): many at once, of
+    /// different sizes and levels, give the bytes each gives alone.
+    @Test func concurrentCompressionsGiveTheBytesOfSerialOnes() throws {
+        let images = (0..<12).map { k in
+            RGBAImage<UInt8>(width: 5 + 7 * k, height: 3 + 5 * (k % 4),
+                             channels: (0..<(4 * (5 + 7 * k) * (3 + 5 * (k % 4)))).map { UInt8(truncatingIfNeeded: $0 * (k + 3) ^ ($0 >> 2)) })
+        }
+        @Sendable func compress(_ k: Int) throws -> [UInt8] {
+            let image = images[k]
+            return try PNGImageData.compress(image, region: ImageRegion(x: 0, y: 0, width: image.width, height: image.height),
+                                             level: k % 3 == 0 ? 1 : 6)
+        }
+        let serial = try images.indices.map(compress)
+        let results = Mutex([[UInt8]?](repeating: nil, count: images.count))
+        DispatchQueue.concurrentPerform(iterations: 4 * images.count) { i in
+            let bytes = try? compress(i % images.count)
+            if i >= 3 * images.count { results.withLock { $0[i % images.count] = bytes } }
+        }
+        #expect(results.withLock { $0 } == serial.map { Optional($0) })
     }
 
     /// `standard` and `fast` go through the deflaters they say, at both depths.
