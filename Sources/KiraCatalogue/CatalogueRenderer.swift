@@ -65,7 +65,7 @@ public struct FrameJob {
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
 /// - Rendered frames go to a ``FramePipeline``: while the next batch renders on the
 ///   ``FrameRenderer``'s threads, the frames before are PNG-encoded and hashed, several at once,
-///   on other threads, and written on an I/O thread; at most three batches are in memory.
+///   on other threads, and written on an I/O thread; at most two batches are in memory.
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
@@ -116,8 +116,9 @@ public final class CatalogueRenderer {
             }
         }
 
-        // Two batches may wait to be encoded while the next one renders.
-        let pipeline = FramePipeline(limit: 3 * batchSize, limitBytes: 2 * batchBytes)
+        // A batch may wait to be encoded while the next one renders: enough to keep every
+        // encoder busy, and few canvases to fault in.
+        let pipeline = FramePipeline(limit: 2 * batchSize, limitBytes: 2 * batchBytes)
         var cardsWritten = 0
         for group in groups {
             pipeline.collect(report: report)

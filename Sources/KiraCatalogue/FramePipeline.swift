@@ -13,7 +13,8 @@ import KiraRender
 ///
 /// At most `limit` frames (and about `limitBytes` of canvas) are in flight at a time. A canvas whose
 /// PNG is made goes back to a pool and is rendered into again, so that no new pages are faulted in
-/// per frame. Outcomes are collected and handed to `report` on the rendering thread, in
+/// per frame (the encoders' buffers are kept by ``PNGCodec`` itself). Outcomes are collected
+/// and handed to `report` on the rendering thread, in
 /// ``collect(waitingForRoom:bytes:report:)`` and ``finish(report:)``.
 final class FramePipeline: @unchecked Sendable {
     private let limit: Int
