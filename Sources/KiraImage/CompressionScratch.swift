@@ -13,7 +13,8 @@ import Darwin
 /// An animation frame's filtered rows and its compressed bytes are about 10 MB each. Allocated
 /// afresh for every frame, their pages were faulted in and cleared by the kernel every time: a
 /// seventh of `kira animate --apng`'s CPU time (perf). A few scratches are kept, one per
-/// compression running at once up to the number of cores; others are freed after use.
+/// compression running at once up to the number of cores, for images up to 64 MB; others are
+/// freed after use.
 final class CompressionScratch: @unchecked Sendable {
     let compressor: OpaquePointer
     let level: Int32
@@ -62,10 +63,14 @@ final class CompressionScratch: @unchecked Sendable {
         return scratch
     }
 
+    /// The largest filtered image a kept scratch may hold room for: a 2340×3170 RGBA8 canvas is
+    /// 30 MB; room for a larger image (up to gigabytes) is given back after its compression.
+    private static let keptBytesLimit = 64 << 20
+
     /// Returns `scratch` for a later compression.
     static func give(_ scratch: CompressionScratch) {
         let dropped: CompressionScratch? = kept.withLock { kept in
-            if kept.count < keptLimit {
+            if kept.count < keptLimit, scratch.filtered.count <= keptBytesLimit {
                 kept.append(scratch)
                 return nil
             }
