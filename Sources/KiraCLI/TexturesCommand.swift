@@ -9,7 +9,7 @@ struct TexturesCommand: ParsableCommand {
         abstract: "Draw the sample card (front, back and their holo masks) as PNG files."
     )
 
-    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Directory to write into (default: textures, created).", valueName: "dir"))
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Directory to write into, created if missing (default: textures).", valueName: "dir"))
     var outputDirectory: String?
 
     @Option(help: ArgumentHelp("Card size.", valueName: "WxH"))
@@ -17,7 +17,13 @@ struct TexturesCommand: ParsableCommand {
 
     func run() throws {
         let outputDirectory = self.outputDirectory ?? "textures"
-        if self.outputDirectory == nil { try OutputPath.makeDirectories(outputDirectory) }
+        // As `animate --output-dir`: a given folder is created if missing (its parent must exist);
+        // the default one with its parents.
+        if self.outputDirectory == nil {
+            try OutputPath.makeDirectories(outputDirectory)
+        } else {
+            try FileIO.makeDirectory(outputDirectory)
+        }
         guard FileIO.isDirectory(outputDirectory) else {
             throw InputError("\(outputDirectory): no such directory")
         }

@@ -66,7 +66,7 @@ enum InputFixtures {
         ["render", "--flip", "1e400"], ["render", "--perspective", "nan"], ["render", "--size", "10"],
         ["render", "--size", "100000x100000"], ["render", "--axis", "z"], ["render", "--background", "red"],
         ["render", "--wobble"], ["bench", "--frames", "0"], ["bench", "--size", "0x0"], ["bench", "--threads", "nan"],
-        ["bench", "--art", "textures/front.png"], ["textures", "--output-dir", "nowhere"], ["textures", "--size", "-3x4"],
+        ["bench", "--art", "textures/front.png"], ["textures", "--output-dir", "no/such/parent"], ["textures", "--size", "-3x4"],
         ["frobnicate"], ["shade", "-o", "output/x.jpg"], ["render", "--output", "card.JPEG"],
         ["animate", "--preset", "seed004-flip", "--sheet", "sheet.webp"], ["animate", "--preset", "seed004-flip", "--apng", "a.gif"],
     ]

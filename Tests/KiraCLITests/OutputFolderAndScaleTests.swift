@@ -21,6 +21,16 @@ import Testing
         #expect(index == "file,time_s\nframe-0000.png,0.0\nframe-0001.png,0.5\n", "\(index)")
     }
 
+    /// `textures --output-dir` creates a missing folder, as `animate --output-dir` does; one
+    /// whose parent is missing is refused (the bad-input tests).
+    @Test func texturesCreateTheirFolder() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run("textures", "--size", "20x28", "--output-dir", "output/new-textures")
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/new-textures")).sorted()
+        #expect(files == ["back-mask.png", "back.png", "front.png", "mask.png"])
+    }
+
     /// An input named like a stale frame of the folder is refused before anything is written,
     /// instead of being removed with the earlier run's frames.
     @Test func anInputAmongTheStaleFramesIsKept() throws {
