@@ -4,7 +4,7 @@ import KiraImage
 import KiraRender
 
 /// Rendered frames on their way to disk: PNG-encoded and hashed on worker threads, several frames
-/// at once, and written (record, then output, each flushed to the disk) on one I/O thread.
+/// at once, and written (record, then output, each flushed to the disk) on I/O threads.
 ///
 /// The thread that renders hands each frame over and goes straight on to the next batch, so that
 /// encoding, which costs several times what rendering does, keeps every core busy while the next
@@ -20,7 +20,9 @@ final class FramePipeline: @unchecked Sendable {
     private let limit: Int
     private let limitBytes: Int
     private let encoders = DispatchQueue(label: "kira.batch.encode", attributes: .concurrent)
-    private let writer = DispatchQueue(label: "kira.batch.write")
+    /// Serial queues, each on a thread of its own: several files are flushed to the disk at once,
+    /// which is what bounds a catalogue of small frames (a flush takes about a millisecond here).
+    private let writers = (0..<4).map { DispatchQueue(label: "kira.batch.write\($0)") }
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -99,7 +101,7 @@ final class FramePipeline: @unchecked Sendable {
                 encoded = .failure(ImageFileError(path: output, reason: error.reason))
             }
             self.recycle(frame)
-            self.writer.async {
+            self.writers[job % self.writers.count].async {
                 let outcome: CatalogueRenderer.Outcome
                 do throws(ImageFileError) {
                     let png = try encoded.get()
