@@ -182,10 +182,9 @@ static inline __attribute__((always_inline)) void kira_sample_over_rgba16(
     __builtin_memcpy(rgba, &over, sizeof over);
 }
 
-/// The premultiplied pixels `rgba` (64 floats, lanes r, g, b, a) un-premultiplied (opaque ones
-/// as they are, transparent ones black) and quantised to RGBA8 words.
-static inline __attribute__((always_inline)) kira_u16 kira_pack_rgba8(const float *rgba) {
-    kira_rgba_lanes pixels = kira_load_rgba_lanes(rgba);
+/// Premultiplied pixels un-premultiplied (opaque ones as they are, transparent ones black) and
+/// quantised to RGBA8 words.
+static inline __attribute__((always_inline)) kira_u16 kira_pack_lanes_rgba8(kira_rgba_lanes pixels) {
     // Opaque pixels (most of them) are stored as they are, with no division.
     if (__builtin_reduce_or(pixels.a != 1.0f)) {
         kira_f16 scale = kira_unpremultiply_scale(pixels.a);
@@ -194,6 +193,34 @@ static inline __attribute__((always_inline)) kira_u16 kira_pack_rgba8(const floa
         pixels.b *= scale;
     }
     return kira_rgba8_words(pixels.r, pixels.g, pixels.b, pixels.a);
+}
+
+/// `kira_pack_lanes_rgba8` of the 64 floats `rgba` (lanes r, g, b, a).
+static inline __attribute__((always_inline)) kira_u16 kira_pack_rgba8(const float *rgba) {
+    return kira_pack_lanes_rgba8(kira_load_rgba_lanes(rgba));
+}
+
+/// The common case in one loop: `runs` runs of sixteen canvas pixels from column `x` that lie
+/// wholly inside one face's quad and touch no other face, so each is the face sampled with
+/// `opacity` over the plain premultiplied `background` (4 floats). Stored as RGBA8 words at
+/// `out`, 64-byte aligned, streamed past the caches. Two runs a step: their work is independent,
+/// and the processor overlaps one run's long chain (divisions, loads, permutes) with the other's.
+static inline __attribute__((always_inline)) void kira_project_inside_rgba8(
+    kira_face_rgba8 face, kira_row_map map, int32_t x, intptr_t runs, float opacity, const float *background,
+    uint32_t *out) {
+    kira_rgba_lanes under = {(kira_f16)(background[0]), (kira_f16)(background[1]), (kira_f16)(background[2]),
+                             (kira_f16)(background[3])};
+    kira_f16 weight = (kira_f16)(opacity);
+    kira_i16 columns = (kira_i16){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} + x;
+    intptr_t i = 0;
+    for (; i + 2 <= runs; i += 2) {
+        kira_rgba_lanes first = kira_sample_over(face, map, columns, weight, under);
+        kira_rgba_lanes second = kira_sample_over(face, map, columns + 16, weight, under);
+        kira_stream_64(out + 16 * i, kira_pack_lanes_rgba8(first));
+        kira_stream_64(out + 16 * (i + 1), kira_pack_lanes_rgba8(second));
+        columns += 32;
+    }
+    if (i < runs) kira_stream_64(out + 16 * i, kira_pack_lanes_rgba8(kira_sample_over(face, map, columns, weight, under)));
 }
 
 #endif
