@@ -65,7 +65,7 @@ public struct FrameJob {
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
 /// - Rendered frames go to a ``FramePipeline``: while the next batch renders on the
 ///   ``FrameRenderer``'s threads, the frames before are PNG-encoded and hashed, several at once,
-///   on other threads, and written on an I/O thread; at most two batches are in memory.
+///   on other threads, and written on I/O threads; at most two batches are in memory.
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
