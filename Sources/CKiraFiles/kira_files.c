@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int kira_open_unnamed(const char *directory) {
@@ -59,11 +60,47 @@ void kira_cleanup_forget(int slot) {
     if (slot >= 0 && slot < SLOTS) atomic_store(&slot_states[slot], FREE);
 }
 
+// A temporary file is remembered before it is created (a signal between the two would otherwise
+// leave it), and its creation is bracketed by kira_cleanup_begin_create / end_create, because the
+// handler may run on another thread while one creates a file: it then waits for creations under
+// way to finish (their files exist and are remembered by then), and creations not yet begun wait
+// for the process to end.
+static atomic_int creating = 0;
+static atomic_int terminating = 0;
+static _Thread_local int creating_here = 0;
+
+void kira_cleanup_begin_create(void) {
+    atomic_fetch_add(&creating, 1);
+    creating_here = 1;
+    if (!atomic_load(&terminating)) return;
+    // The handler is removing the files: create nothing more. The process ends as soon as the
+    // handler returns; should a chained handler keep it alive, go on after two seconds.
+    atomic_fetch_sub(&creating, 1);
+    creating_here = 0;
+    for (int i = 0; i < 200 && atomic_load(&terminating); i++) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    atomic_fetch_add(&creating, 1);
+    creating_here = 1;
+}
+
+void kira_cleanup_end_create(void) {
+    creating_here = 0;
+    atomic_fetch_sub(&creating, 1);
+}
+
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static struct sigaction previous[3];
 
 static void on_termination(int signal_number) {
     int saved = errno;
+    atomic_store(&terminating, 1);
+    // Other threads' creations under way finish first (bounded: a file system that hangs must
+    // not hang the handler). This thread's own, if it was interrupted in one, cannot.
+    int own = creating_here;
+    for (long spins = 0; atomic_load(&creating) > own && spins < 50L * 1000 * 1000; spins++) {
+    }
     for (int i = 0; i < SLOTS; i++) {
         // Only ARMED slots hold a whole name; unlink is async-signal-safe.
         if (atomic_load(&slot_states[i]) == ARMED) unlink(slot_paths[i]);
@@ -74,6 +111,8 @@ static void on_termination(int signal_number) {
     for (int i = 0; i < 3; i++) {
         if (handled_signals[i] == signal_number) sigaction(signal_number, &previous[i], NULL);
     }
+    // `terminating` stays set: were it cleared here, other threads could create files between
+    // this return and the signal ending the process.
     raise(signal_number);
 }
 

@@ -84,14 +84,30 @@ package final class AtomicOutputFile {
             guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
                 throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(code))")
             }
-            var template = temporaryPath("XXXXXX")
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else {
-                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(errno))")
+            // As mkstemp, but the name is remembered for removal on a signal before the file
+            // exists under it (`kira_cleanup_begin_create`).
+            kira_cleanup_begin_create()
+            var created: [CChar]?
+            var failure: Int32 = 0
+            for _ in 0..<100 {
+                let candidate = temporaryPath(Self.randomSuffix())
+                slot = kira_cleanup_remember(candidate)
+                fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                if fd >= 0 {
+                    created = candidate
+                    break
+                }
+                failure = errno
+                kira_cleanup_forget(slot)
+                slot = -1
+                if failure != EEXIST { break }
             }
-            slot = kira_cleanup_remember(template)
-            temporary = template
-            // mkstemp creates the file readable by its owner only; give it the usual mode.
+            kira_cleanup_end_create()
+            guard let created else {
+                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(failure))")
+            }
+            temporary = created
+            // Created readable by its owner only, as mkstemp does; give it the usual mode.
             if mode == nil {
                 let mask = umask(0)
                 umask(mask)
@@ -106,6 +122,12 @@ package final class AtomicOutputFile {
             if let temporary { unlink(temporary) }
         }
         kira_cleanup_forget(slot)
+    }
+
+    /// Eight random letters and digits: with the process ID before them, a name no other file has.
+    private static func randomSuffix() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return String((0..<8).map { _ in alphabet.randomElement()! })
     }
 
     /// `DIR/.NAME.kira-PID-suffix`, NAME cut to fit the file-name limit (FileIO.temporaryNamePrefix).
@@ -156,18 +178,24 @@ package final class AtomicOutputFile {
             } else if mode == nil, errno != EEXIST {
                 failure = FileIO.errorText(errno)
             } else {
+                // The name is remembered before the file has it (`kira_cleanup_begin_create`).
+                kira_cleanup_begin_create()
                 for attempt in 0...100 {
                     let candidate = temporaryPath(String(attempt))
+                    slot = kira_cleanup_remember(candidate)
                     if kira_name_unnamed(fd, candidate) == 0 {
-                        slot = kira_cleanup_remember(candidate)
                         temporary = candidate
                         break
                     }
-                    if errno != EEXIST || attempt == 100 {
-                        failure = FileIO.errorText(errno)
+                    let code = errno
+                    kira_cleanup_forget(slot)
+                    slot = -1
+                    if code != EEXIST || attempt == 100 {
+                        failure = FileIO.errorText(code)
                         break
                     }
                 }
+                kira_cleanup_end_create()
             }
         }
         if close(fd) != 0, failure == nil { failure = FileIO.errorText(errno) }

@@ -46,10 +46,10 @@ extension FileIO {
     static let maxNameLength = 255
 
     /// `.NAME.kira-PID-`, with NAME cut so that the whole temporary name, with a suffix of up to
-    /// six characters, fits in ``maxNameLength`` bytes.
+    /// eight characters, fits in ``maxNameLength`` bytes.
     static func temporaryNamePrefix(_ fileName: [UInt8]) -> [UInt8] {
         let tail = Array(".kira-\(getpid())-".utf8)
-        let room = maxNameLength - 1 - tail.count - 6
+        let room = maxNameLength - 1 - tail.count - 8  // room for an 8-character suffix
         return Array(".".utf8) + fileName.prefix(room) + tail
     }
 

@@ -24,6 +24,12 @@ int kira_cleanup_remember(const char *path);
 /// Forgets the name in `slot` (after the file was renamed or removed). -1 is ignored.
 void kira_cleanup_forget(int slot);
 
+/// Bracket the creation of a remembered temporary file (remember its name first, then create
+/// it): a signal handled on another thread meanwhile waits for the creation to finish, so that
+/// the file is removed. After a signal, begin waits for the process to end instead.
+void kira_cleanup_begin_create(void);
+void kira_cleanup_end_create(void);
+
 /// Installs the handler for SIGINT, SIGTERM and SIGHUP (once): it removes the remembered files,
 /// restores the disposition it found (the default, or a handler it then chains to) and raises
 /// the signal again, so the process ends "killed by signal" as it would have. Signals a parent
