@@ -17,6 +17,10 @@ public final class FrameSequenceRenderer {
     public let batchSize: Int
     /// The batch size that `kira animate` uses when the memory budget allows it.
     public static let defaultBatchSize = 2
+    /// Batches encoding while the next one renders. With one, the renderer waited for the last
+    /// frame of each batch to be encoded while one core finished it: `kira animate --apng` kept
+    /// the two cores 89% busy. (Each costs a batch of canvases.)
+    static let encodingBatches = 2
 
     public init(threads: Int = TileScheduler.processorCount, batchSize: Int = defaultBatchSize) {
         frameRenderer = FrameRenderer(threads: threads)
@@ -30,42 +34,23 @@ public final class FrameSequenceRenderer {
     public func render<Out: LaneChannel>(_ scenes: [FrameScene], to sinks: [any FrameSink<Out>]) throws {
         let sinks = sinks.map { ErasedFrameSink($0) }
         let workers = DispatchQueue(label: "kira.encode", attributes: .concurrent)
-        var pending: (start: Int, frames: [RGBAImage<Out>], results: EncodedBatch)?
-        // The canvases of the batch before last, reused: no new pages to fault in per batch.
+        // Batches whose frames the encoders are working on, oldest first.
+        var pending: [(start: Int, frames: [RGBAImage<Out>], results: EncodedBatch)] = []
+        // The canvases of a batch handed over, reused: no new pages to fault in per batch.
         var spare: [RGBAImage<Out>] = []
         // The last frame of a batch is still held, as the `previous` of the next batch's first
-        // frame, while the batch after that renders: it sits that batch out here instead of
-        // being written to while held (which would copy it, 30 MB a batch).
+        // frame, after its own batch was handed over: it sits one batch out here instead of being
+        // written to while held (which would copy it, 30 MB a batch).
         var resting: RGBAImage<Out>?
         // The last frame given to the encoders, which the next frame's encoders compare with.
-        // Holding it keeps its pixels: the renderer's next write to that canvas copies first.
         var previous: (image: RGBAImage<Out>, scene: FrameScene, drawn: ImageRegion)?
         var start = 0
-        while start < scenes.count || pending != nil {
-            var frames = spare
-            spare = []
+        while start < scenes.count || !pending.isEmpty {
             if start < scenes.count {
+                var frames = spare
+                spare = []
                 let end = min(start + batchSize, scenes.count)
                 try frameRenderer.render(Array(scenes[start..<end]), into: &frames)
-            } else {
-                frames = []
-            }
-            // The batch before this one has been encoding meanwhile: hand it over in order.
-            if let (first, done, results) = pending {
-                results.group.wait()
-                for (offset, frame) in done.enumerated() {
-                    for (s, sink) in sinks.enumerated() {
-                        try sink.consume(frame, first + offset, try results.take(offset, s).get())
-                    }
-                }
-                spare = done
-                if let last = spare.popLast() {
-                    if let rested = resting { spare.append(rested) }
-                    resting = last
-                }
-                pending = nil
-            }
-            if !frames.isEmpty {
                 let batch = EncodedBatch(frames: frames.count, sinks: sinks.count)
                 let drawn = frameRenderer.drawnRegions
                 for (offset, frame) in frames.enumerated() {
@@ -82,9 +67,26 @@ public final class FrameSequenceRenderer {
                         workers.async(group: batch.group) { batch.store(offset, s, Result { try encode(frame, before, index) }) }
                     }
                 }
-                previous = (frames[frames.count - 1], scenes[start + frames.count - 1], drawn[frames.count - 1])
-                pending = (start, frames, batch)
-                start += frames.count
+                previous = (frames[frames.count - 1], scenes[end - 1], drawn[frames.count - 1])
+                pending.append((start, frames, batch))
+                start = end
+            }
+            // The oldest batch is handed over, in order, once more than `encodingBatches` are
+            // encoding (or nothing is left to render): the encoders always have the frames of
+            // more than one batch to work on, so that a core never waits for the last frame of
+            // one batch while the renderer waits for that core.
+            guard pending.count > Self.encodingBatches || (start == scenes.count && !pending.isEmpty) else { continue }
+            let (first, done, results) = pending.removeFirst()
+            results.group.wait()
+            for (offset, frame) in done.enumerated() {
+                for (s, sink) in sinks.enumerated() {
+                    try sink.consume(frame, first + offset, try results.take(offset, s).get())
+                }
+            }
+            spare = done
+            if let last = spare.popLast() {
+                if let rested = resting { spare.append(rested) }
+                resting = last
             }
         }
         for sink in sinks { try sink.finish() }
