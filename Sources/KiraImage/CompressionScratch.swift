@@ -1,5 +1,4 @@
 import CLibDeflate
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -49,7 +48,7 @@ final class CompressionScratch: @unchecked Sendable {
         }
     }
 
-    private static let kept = Mutex<[CompressionScratch]>([])
+    private static let kept = Locked<[CompressionScratch]>([])
     /// Scratches kept between compressions: as many as compressions run at once on a busy machine.
     private static let keptLimit = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Kira
-import Synchronization
 
 /// The card's two faces, for the commands that draw the card on screen.
 ///
@@ -50,7 +49,7 @@ extension CardOptions {
     /// would: the first file, in the order art, mask, back, back mask, that fails.
     func load() throws -> LoadedCard {
         let files = Array(Set(paths))
-        let decoded = Mutex([String: Result<AnyRGBAImage, any Error>]())
+        let decoded = Locked([String: Result<AnyRGBAImage, any Error>]())
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             let result = Result<AnyRGBAImage, any Error> { try PNGCodec.read(files[i]) }
             decoded.withLock { $0[files[i]] = result }
