@@ -1,4 +1,3 @@
-import Synchronization
 import Dispatch
 import Testing
 @testable import KiraImage
@@ -65,7 +64,7 @@ import KiraTestSupport
                                              level: k % 3 == 0 ? 1 : 6)
         }
         let serial = try images.indices.map(compress)
-        let results = Mutex([[UInt8]?](repeating: nil, count: images.count))
+        let results = Locked([[UInt8]?](repeating: nil, count: images.count))  // a lock TSan sees
         DispatchQueue.concurrentPerform(iterations: 4 * images.count) { i in
             let bytes = try? compress(i % images.count)
             if i >= 3 * images.count { results.withLock { $0[i % images.count] = bytes } }
