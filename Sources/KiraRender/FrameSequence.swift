@@ -9,11 +9,11 @@ import KiraImage
 /// The frames are exactly those of rendering each scene alone; only the schedule differs.
 public final class FrameSequenceRenderer {
     public let frameRenderer: FrameRenderer
-    /// Frames per batch: more shares more shading work, costs more memory (two canvases each:
-    /// one batch renders while the one before it is encoded). The default, 2: shading is a small
-    /// part of a frame once the projection is in lanes; `kira animate --apng` of 127 2340×3170
-    /// frames took the same CPU time with batches of 2 and 4 (8.2 s) and peaked at 383 MB
-    /// instead of 391 MB (8: 475 MB of canvases alone).
+    /// Frames per batch: more shares more shading work, costs more memory (a canvas per frame
+    /// for the batch that renders and for each of the ``encodingBatches`` that encode meanwhile).
+    /// The default, 2: shading is a small part of a frame once the projection is in lanes;
+    /// `kira animate --apng` of 129 2340×3170 frames took the same CPU time with batches of 2
+    /// and 3 (5.9–6.0 s, side by side under load).
     public let batchSize: Int
     /// The batch size that `kira animate` uses when the memory budget allows it.
     public static let defaultBatchSize = 2
