@@ -13,7 +13,7 @@ public final class FrameSequenceRenderer {
     /// for the batch that renders and for each of the ``encodingBatches`` that encode meanwhile).
     /// The default, 2: shading is a small part of a frame once the projection is in lanes;
     /// `kira animate --apng` of 129 2340×3170 frames took the same CPU time with batches of 2
-    /// and 3 (5.9–6.0 s, side by side under load).
+    /// and 3 (5.9–6.4 s and 5.9–6.0 s of user CPU, three runs each side by side, load ~2).
     public let batchSize: Int
     /// The batch size that `kira animate` uses when the memory budget allows it.
     public static let defaultBatchSize = 2
