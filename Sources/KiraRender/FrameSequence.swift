@@ -19,7 +19,8 @@ public final class FrameSequenceRenderer {
     public static let defaultBatchSize = 2
     /// Batches encoding while the next one renders. With one, the renderer waited for the last
     /// frame of each batch to be encoded while one core finished it: `kira animate --apng` kept
-    /// the two cores 89% busy. (Each costs a batch of canvases.)
+    /// the two cores 86% busy (CPU time over twice the wall time), with two 94–95%. (Each costs a
+    /// batch of canvases.)
     static let encodingBatches = 2
 
     public init(threads: Int = TileScheduler.processorCount, batchSize: Int = defaultBatchSize) {
