@@ -32,8 +32,14 @@ import Testing
 
     @Test func anOutputPathTheUserGivesMustBeInAnExistingFolder() throws {
         let workspace = try Workspace(empty: ())
-        let result = try CLIRunner.run(["render", "--size", "64x80", "-o", "elsewhere/x.png"], in: workspace.path)
-        #expect(result.status == 2 && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(!workspace.exists("elsewhere"))
+        // Refused before any rendering (by the check that says "no such directory"; the writer,
+        // after the render, would say "No such file or directory").
+        for command in [["render", "--size", "64x80"], ["shade"]] {
+            let result = try CLIRunner.run(command + ["-o", "elsewhere/x.png"], in: workspace.path)
+            #expect(result.status == 2 && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("elsewhere/x.png: cannot create a file in elsewhere: no such directory"),
+                    "\(result.stderr)")
+            #expect(!workspace.exists("elsewhere"))
+        }
     }
 }

@@ -49,9 +49,14 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
         if let output { try OutputPath.checkPNG(output, option: "--output") }
     }
 
-    /// The path to write; creates the default path's folder.
+    /// The path to write; creates the default path's folder. A path the user gave is checked for
+    /// its folder here, before any work, so that a mistyped folder fails at once rather than
+    /// after the render.
     func prepare() throws -> String {
-        if let output { return output }
+        if let output {
+            try OutputPath.checkFolder(of: output)
+            return output
+        }
         try OutputPath.makeDirectories(OutputPath.parent(of: Default.path))
         return Default.path
     }
@@ -69,6 +74,16 @@ enum OutputPath {
         let suffix = name[name.index(after: dot)...].lowercased()
         guard extensions.contains(suffix) else {
             throw ValidationError("\(option) \(path): Kira writes PNG files only; name it .\(extensions[0]) (convert afterwards for .\(suffix))")
+        }
+    }
+
+    /// Refuses a file path whose folder does not exist (Kira creates only its default folders);
+    /// `-` (standard output) has none.
+    static func checkFolder(of path: String) throws {
+        guard path != FileIO.standardStream else { return }
+        let folder = parent(of: path)
+        guard FileIO.isDirectory(folder) else {
+            throw InputError("\(path): cannot create a file in \(folder): no such directory (Kira creates only its default output folders)")
         }
     }
 
