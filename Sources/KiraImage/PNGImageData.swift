@@ -59,41 +59,40 @@ enum PNGImageData {
         }
         defer { CompressionScratch.give(scratch) }
         let filtered = scratch.filtered.baseAddress!
+        // The row before the first is zero. 8-bit rows are filtered where they lie; 16-bit ones
+        // are first byte-swapped (PNG is big-endian) into two row buffers used in turn, so that
+        // the row above stays intact.
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: (sampleBytes == 1 ? 1 : 3) * rowBytes)
+        defer { rows.deallocate() }
+        rows.initialize(repeating: 0, count: rowBytes)
+        // Adaptive filtering tries each type into here and keeps the best.
+        var candidate = [UInt8](repeating: 0, count: filter == .adaptive ? rowBytes : 0)
         image.channels.withUnsafeBytes { pixels in
             let imageRowBytes = image.width * pixelBytes
-            // 8-bit rows are filtered where they lie; 16-bit ones are first byte-swapped into
-            // `row` (PNG is big-endian). The row before the first is zero.
-            var above = [UInt8](repeating: 0, count: rowBytes)
-            var row = [UInt8](repeating: 0, count: sampleBytes == 1 ? 0 : rowBytes)
-            // Adaptive filtering tries each type into here and keeps the best.
-            var candidate = [UInt8](repeating: 0, count: filter == .adaptive ? rowBytes : 0)
-            var previous: UnsafePointer<UInt8>?
+            var above = UnsafePointer(rows)
             for y in 0..<region.height {
                 let source = pixels.baseAddress! + (region.y + y) * imageRowBytes + region.x * pixelBytes
                 let current: UnsafePointer<UInt8>
                 if sampleBytes == 1 {
                     current = source.assumingMemoryBound(to: UInt8.self)
                 } else {
-                    row.withUnsafeMutableBytes { row in
-                        // Native-endian UInt16 to PNG's big-endian bytes.
-                        for i in Swift.stride(from: 0, to: rowBytes, by: 2) {
-                            let value = source.loadUnaligned(fromByteOffset: i, as: UInt16.self)
-                            row[i] = UInt8(value >> 8)
-                            row[i + 1] = UInt8(value & 0xFF)
-                        }
+                    let swapped = rows + rowBytes * (1 + y % 2)
+                    for i in Swift.stride(from: 0, to: rowBytes, by: 2) {
+                        let value = source.loadUnaligned(fromByteOffset: i, as: UInt16.self)
+                        swapped[i] = UInt8(value >> 8)
+                        swapped[i + 1] = UInt8(value & 0xFF)
                     }
-                    current = row.withUnsafeBufferPointer { $0.baseAddress! }
+                    current = UnsafePointer(swapped)
                 }
-                let up = previous ?? above.withUnsafeBufferPointer { $0.baseAddress! }
                 let out = filtered + y * filteredRow
                 if let type = filter.type {
                     out[0] = type
-                    apply(type, current, up, count: rowBytes, pixelBytes: pixelBytes, into: out + 1)
+                    apply(type, current, above, count: rowBytes, pixelBytes: pixelBytes, into: out + 1)
                 } else {
                     var best = UInt64.max
                     for type: UInt8 in 0...4 {
                         let sum = candidate.withUnsafeMutableBufferPointer { candidate in
-                            apply(type, current, up, count: rowBytes, pixelBytes: pixelBytes, into: candidate.baseAddress!)
+                            apply(type, current, above, count: rowBytes, pixelBytes: pixelBytes, into: candidate.baseAddress!)
                             return absoluteSum(UnsafeBufferPointer(candidate))
                         }
                         if sum < best {
@@ -103,12 +102,7 @@ enum PNGImageData {
                         }
                     }
                 }
-                if sampleBytes == 1 {
-                    previous = current
-                } else {
-                    swap(&row, &above)
-                    previous = nil
-                }
+                above = current
             }
         }
         let count = libdeflate_zlib_compress(scratch.compressor, filtered, total, scratch.output.baseAddress,
