@@ -99,15 +99,8 @@ struct LaneProjectionJob: @unchecked Sendable {
                 while x < upper {
                     if let k = single, x >= spans[k].inside.lowerBound, x + 16 <= spans[k].inside.upperBound {
                         let runs = (spans[k].inside.upperBound - x) / 16
-                        let projection = projections[k]
-                        let face = kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self),
-                                                   width: Int32(projection.faceSize.x), height: Int32(projection.faceSize.y))
-                        withUnsafePointer(to: background) { background in
-                            UnsafeRawPointer(background).withMemoryRebound(to: Float.self, capacity: 4) { background in
-                                kira_project_inside_rgba8(face, spans[k].map, Int32(x), runs, projection.opacity, background,
-                                                          UnsafeMutableRawPointer(outRow + 4 * x).assumingMemoryBound(to: UInt32.self))
-                            }
-                        }
+                        kira_project_inside_rgba8(rgba8Face(k), spans[k].map, Int32(x), runs, projections[k].opacity, background,
+                                                  UnsafeMutableRawPointer(outRow + 4 * x).assumingMemoryBound(to: UInt32.self))
                         x += 16 * runs
                         continue
                     }
@@ -138,17 +131,23 @@ struct LaneProjectionJob: @unchecked Sendable {
             for (k, projection) in projections.enumerated() {
                 let span = spans[k]
                 guard let weight = weight(projection, span: span, y: y, x: x, columns: columns) else { continue }
-                let width = Int32(projection.faceSize.x), height = Int32(projection.faceSize.y)
                 if Out.self == UInt8.self {
-                    let face = kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self), width: width, height: height)
-                    kira_sample_over_rgba8(face, span.map, columns, weight, pixels.floats)
+                    kira_sample_over_rgba8(rgba8Face(k), span.map, columns, weight, pixels.floats)
                 } else {
-                    let face = kira_face_rgba16(texels: faces[k].assumingMemoryBound(to: UInt16.self), width: width, height: height)
+                    let face = kira_face_rgba16(texels: faces[k].assumingMemoryBound(to: UInt16.self),
+                                                width: Int32(projection.faceSize.x), height: Int32(projection.faceSize.y))
                     kira_sample_over_rgba16(face, span.map, columns, weight, pixels.floats)
                 }
             }
             store(pixels, into: outRow + 4 * x, fits: x + 16 <= width, count: width - x, streaming: streaming)
         }
+    }
+
+    /// Face `k` as the C kernels take an RGBA8 face.
+    @inline(__always)
+    private func rgba8Face(_ k: Int) -> kira_face_rgba8 {
+        kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self),
+                        width: Int32(projections[k].faceSize.x), height: Int32(projections[k].faceSize.y))
     }
 
     /// The face whose span on this row is the only one not empty, if there is exactly one.

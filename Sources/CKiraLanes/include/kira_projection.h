@@ -1,8 +1,9 @@
 #ifndef KIRA_PROJECTION_H
 #define KIRA_PROJECTION_H
 
-// The projection's inner step, sixteen canvas pixels of one row at a time: map the pixels back onto the face, fetch the four texels of each bilinear sample,
-// interpolate, composite over what the row holds so far, and store. It is the arithmetic of the
+// The projection's inner step, sixteen canvas pixels of one row at a time: map the pixels back
+// onto the face, fetch the four texels of each bilinear sample, interpolate, composite over what
+// the row holds so far, and store. It is the arithmetic of the
 // scalar reference (`ScalarProjectionJob.blend` and `store`) operation for operation, so that the
 // bytes are the same; written in C because the Swift compiler splits these sixteen-lane
 // expressions into scalar instructions once they are inlined into the projection loop.
@@ -162,6 +163,7 @@ static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over16(
                               taps, weight, under);
 }
 
+/// The 64 floats `rgba` (lanes r, g, b, a) as lanes.
 static inline __attribute__((always_inline)) kira_rgba_lanes kira_load_rgba_lanes(const float *rgba) {
     kira_rgba_lanes pixels;
     __builtin_memcpy(&pixels, rgba, sizeof pixels);
@@ -200,16 +202,19 @@ static inline __attribute__((always_inline)) kira_u16 kira_pack_rgba8(const floa
     return kira_pack_lanes_rgba8(kira_load_rgba_lanes(rgba));
 }
 
+/// Four floats: a premultiplied RGBA colour (Swift's `SIMD4<Float>`).
+typedef float kira_f4 __attribute__((ext_vector_type(4)));
+
 /// The common case in one loop: `runs` runs of sixteen canvas pixels from column `x` that lie
 /// wholly inside one face's quad and touch no other face, so each is the face sampled with
-/// `opacity` over the plain premultiplied `background` (4 floats). Stored as RGBA8 words at
+/// `opacity` over the plain premultiplied `background`. Stored as RGBA8 words at
 /// `out`, 64-byte aligned, streamed past the caches. Two runs a step: their work is independent,
 /// and the processor overlaps one run's long chain (divisions, loads, permutes) with the other's.
 static inline __attribute__((always_inline)) void kira_project_inside_rgba8(
-    kira_face_rgba8 face, kira_row_map map, int32_t x, intptr_t runs, float opacity, const float *background,
+    kira_face_rgba8 face, kira_row_map map, int32_t x, intptr_t runs, float opacity, kira_f4 background,
     uint32_t *out) {
-    kira_rgba_lanes under = {(kira_f16)(background[0]), (kira_f16)(background[1]), (kira_f16)(background[2]),
-                             (kira_f16)(background[3])};
+    kira_rgba_lanes under = {(kira_f16)(background.x), (kira_f16)(background.y), (kira_f16)(background.z),
+                             (kira_f16)(background.w)};
     kira_f16 weight = (kira_f16)(opacity);
     kira_i16 columns = (kira_i16){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} + x;
     intptr_t i = 0;
