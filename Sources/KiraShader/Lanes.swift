@@ -60,13 +60,6 @@ extension Lanes {
 }
 
 extension SIMD16<Float> {
-    /// Converts integer lanes below 2^24 to float, exactly (one `cvtdq2ps`; the generic
-    /// initialiser is an out-of-line call).
-    @inlinable @inline(__always)
-    public init(exactly integers: SIMD16<UInt32>) {
-        self = kira_u32_to_float(integers)
-    }
-
     /// Reinterprets the bits of unsigned integer lanes as floats.
     @inlinable @inline(__always)
     init(bitPattern bits: SIMD16<UInt32>) {
