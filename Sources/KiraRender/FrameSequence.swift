@@ -95,30 +95,26 @@ public final class FrameSequenceRenderer {
 }
 
 /// What the sinks' encoders made of one batch, filled in by worker threads.
-private final class EncodedBatch: @unchecked Sendable {
+private final class EncodedBatch: Sendable {
     let group = DispatchGroup()
     private let sinks: Int
-    private var results: [Result<any Sendable, any Error>]
-    private let lock = DispatchSemaphore(value: 1)
+    private let results: Locked<[Result<any Sendable, any Error>]>
 
     init(frames: Int, sinks: Int) {
         self.sinks = sinks
-        results = Array(repeating: .success(()), count: frames * sinks)
+        results = Locked(Array(repeating: .success(()), count: frames * sinks))
     }
 
     func store(_ frame: Int, _ sink: Int, _ result: Result<any Sendable, any Error>) {
-        lock.wait()
-        results[frame * sinks + sink] = result
-        lock.signal()
+        results.withLock { $0[frame * sinks + sink] = result }
     }
 
     /// Frame `frame`'s result for sink `sink`, once `group` has been waited for; released here,
     /// so that a batch's encoded bytes are not all held until its last frame is consumed.
     func take(_ frame: Int, _ sink: Int) -> Result<any Sendable, any Error> {
-        lock.wait()
-        defer { lock.signal() }
-        let result = results[frame * sinks + sink]
-        results[frame * sinks + sink] = .success(())
-        return result
+        results.withLock { results in
+            defer { results[frame * sinks + sink] = .success(()) }
+            return results[frame * sinks + sink]
+        }
     }
 }
