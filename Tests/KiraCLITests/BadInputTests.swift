@@ -130,17 +130,10 @@ enum InputFixtures {
     @Test func killedRenderLeavesNothing() throws {
         let workspace = try Workspace()
         for signal in [SIGKILL, SIGTERM, SIGINT] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
             // A big canvas: seconds of work in a debug build.
-            process.arguments = ["render", "--size", "6000x6000", "--tilt-y", "20", "--threads", "1", "-o", "output/big.png"]
-            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(400_000)
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "signal \(signal): the render finished too soon to test")
+            let ended = try CLIRunner.runKilled(["render", "--size", "6000x6000", "--tilt-y", "20", "--threads", "1", "-o", "output/big.png"],
+                                                in: workspace.path, after: 400_000, signal: signal)
+            #expect(ended == .uncaughtSignal, "signal \(signal): the render finished too soon to test")
             #expect(workspace.outputs().isEmpty, "signal \(signal) left \(workspace.outputs())")
         }
     }
@@ -334,14 +327,10 @@ enum InputFixtures {
     /// Runs creating the same new --output-dir at once all succeed.
     @Test func concurrentOutputDirectories() throws {
         let workspace = try Workspace()
-        let runs = (0..<4).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-            process.arguments = ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--preset", "seed004-flip", "--fps", "2", "--size", "30x40", "--output-dir", "output/new", "--quiet"]
-            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-            return process
+        let runs = try (0..<4).map { _ in
+            try CLIRunner.start(["animate"] + Workspace.card + ["--preset", "seed004-flip", "--fps", "2", "--size", "30x40", "--output-dir", "output/new", "--quiet"],
+                                in: workspace.path)
         }
-        for process in runs { try process.run() }
         for process in runs {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
@@ -359,18 +348,10 @@ enum InputFixtures {
         for round in 0..<12 {
             let folder = "output/kill-\(round)"
             try FileManager.default.createDirectory(atPath: workspace.file(folder), withIntermediateDirectories: true)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-            process.arguments = ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png",
-                                 "--back-mask", "textures/back-mask.png", "--preset", "seed002-spin", "--fps", "60", "--size", "120x120",
-                                 "--output-dir", folder, "--quiet"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["KIRA_NAMED_TEMPORARY_FILES": "1"]) { $1 }
-            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32.random(in: 100_000...600_000, using: &generator))
-            kill(process.processIdentifier, round % 2 == 0 ? SIGTERM : SIGINT)
-            process.waitUntilExit()
+            _ = try CLIRunner.runKilled(
+                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "60", "--size", "120x120", "--output-dir", folder, "--quiet"],
+                in: workspace.path, after: UInt32.random(in: 100_000...600_000, using: &generator),
+                signal: round % 2 == 0 ? SIGTERM : SIGINT, environment: ["KIRA_NAMED_TEMPORARY_FILES": "1"])
             let left = try FileManager.default.contentsOfDirectory(atPath: workspace.file(folder)).filter { $0.hasPrefix(".") }
             #expect(left.isEmpty, "round \(round) left \(left)")
         }
@@ -380,18 +361,10 @@ enum InputFixtures {
     @Test func killedRenderWithNamedTemporaryFiles() throws {
         let workspace = try Workspace()
         for signal in [SIGTERM, SIGINT] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-            process.arguments = ["animate", "--art", "textures/front.png", "--mask", "textures/mask.png", "--back", "textures/back.png", "--back-mask", "textures/back-mask.png", "--preset", "seed002-spin", "--fps", "60", "--size", "300x300", "--threads", "1",
-                                 "--output-dir", "output", "--quiet"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["KIRA_NAMED_TEMPORARY_FILES": "1"]) { $1 }
-            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(700_000)
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "signal \(signal): finished too soon to test")
+            let ended = try CLIRunner.runKilled(
+                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "60", "--size", "300x300", "--threads", "1", "--output-dir", "output", "--quiet"],
+                in: workspace.path, after: 700_000, signal: signal, environment: ["KIRA_NAMED_TEMPORARY_FILES": "1"])
+            #expect(ended == .uncaughtSignal, "signal \(signal): finished too soon to test")
             #expect(workspace.outputs().allSatisfy { !$0.hasPrefix(".") }, "signal \(signal) left \(workspace.outputs())")
         }
     }

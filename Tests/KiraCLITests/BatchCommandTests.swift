@@ -140,13 +140,7 @@ import Testing
         // Eight outputs: the kill comes after the third, and the rerun renders the other five (forty
         // took a minute under ThreadSanitizer).
         let outputs = try Self.catalogue(in: workspace, cards: 2, tilts: 4, size: "240x320")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["batch", "cat/cards.csv", "--threads", "1"]
-        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try CLIRunner.start(["batch", "cat/cards.csv", "--threads", "1"], in: workspace.path)
         // Kill it once a few outputs are there.
         let deadline = Date().addingTimeInterval(60)
         while Self.files(under: workspace.file("cat/out")).filter({ $0.hasSuffix(".png") }).count < 3, Date() < deadline {

@@ -53,6 +53,34 @@ enum CLIRunner {
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
     }
+
+    /// Starts `kira` with `arguments` in `directory` and returns at once, for tests that signal it
+    /// or run several together; its output is discarded, and `environment` entries are added to
+    /// the inherited variables.
+    static func start(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Starts `kira`, sends it `signal` after `microseconds` and waits for it: how it ended
+    /// (`.uncaughtSignal` unless it finished first).
+    static func runKilled(_ arguments: [String], in directory: String, after microseconds: UInt32, signal: Int32,
+                          environment: [String: String] = [:]) throws -> Process.TerminationReason {
+        let process = try start(arguments, in: directory, environment: environment)
+        usleep(microseconds)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationReason
+    }
 }
 
 /// A scratch directory with a small card (art, mask) in textures/ and an output/ folder, as a

@@ -174,13 +174,9 @@ import Testing
     /// Starts a long showcase encode (1200 frames: tens of seconds in a debug build) and waits
     /// until its ffmpeg has taken some frames.
     static func startLongEncode(in workspace: Workspace) throws -> (Process, pid_t) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["animate"] + Workspace.card + ["--preset", "showcase", "--fps", "30", "--loops", "10", "--size", "40x40",
-                                                            "--video", "output/long.mp4"]
-        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try CLIRunner.start(["animate"] + Workspace.card + ["--preset", "showcase", "--fps", "30", "--loops", "10",
+                                                                         "--size", "40x40", "--video", "output/long.mp4"],
+                                          in: workspace.path)
         var child: pid_t?
         for _ in 0..<300 where child == nil {
             usleep(100_000)
