@@ -1,3 +1,4 @@
+import CKiraPNG
 import CLibDeflate
 
 /// PNG image data — the zlib stream of filtered rows that `IDAT` and `fdAT` chunks carry — for
@@ -65,8 +66,6 @@ enum PNGImageData {
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: (sampleBytes == 1 ? 1 : 3) * rowBytes)
         defer { rows.deallocate() }
         rows.initialize(repeating: 0, count: rowBytes)
-        // Adaptive filtering tries each type into here and keeps the best.
-        var candidate = [UInt8](repeating: 0, count: filter == .adaptive ? rowBytes : 0)
         image.channels.withUnsafeBytes { pixels in
             let imageRowBytes = image.width * pixelBytes
             var above = UnsafePointer(rows)
@@ -84,24 +83,10 @@ enum PNGImageData {
                     }
                     current = UnsafePointer(swapped)
                 }
+                let type = filter.type ?? Self.cheapestFilter(current, above, count: rowBytes, pixelBytes: pixelBytes)
                 let out = filtered + y * filteredRow
-                if let type = filter.type {
-                    out[0] = type
-                    apply(type, current, above, count: rowBytes, pixelBytes: pixelBytes, into: out + 1)
-                } else {
-                    var best = UInt64.max
-                    for type: UInt8 in 0...4 {
-                        let sum = candidate.withUnsafeMutableBufferPointer { candidate in
-                            apply(type, current, above, count: rowBytes, pixelBytes: pixelBytes, into: candidate.baseAddress!)
-                            return absoluteSum(UnsafeBufferPointer(candidate))
-                        }
-                        if sum < best {
-                            best = sum
-                            out[0] = type
-                            candidate.withUnsafeBufferPointer { (out + 1).update(from: $0.baseAddress!, count: rowBytes) }
-                        }
-                    }
-                }
+                out[0] = type
+                kira_png_filter_row(Int32(type), current, above, rowBytes, pixelBytes, out + 1)
                 above = current
             }
         }
@@ -112,57 +97,17 @@ enum PNGImageData {
         return [UInt8](UnsafeBufferPointer(start: scratch.output.baseAddress!, count: count))
     }
 
-    /// Filters the `count` bytes of `row` (with `above`, the unfiltered row before it) with PNG
-    /// filter `type` into `out`.
-    private static func apply(_ type: UInt8, _ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, count: Int,
-                              pixelBytes: Int, into out: UnsafeMutablePointer<UInt8>) {
-        switch type {
-        case 0:
-            out.update(from: row, count: count)
-        case 1:  // Sub: minus the byte one pixel to the left
-            for i in 0..<min(pixelBytes, count) { out[i] = row[i] }
-            for i in Swift.stride(from: pixelBytes, to: count, by: 1) { out[i] = row[i] &- row[i - pixelBytes] }
-        case 2:
-            upFilter(row, above, count: count, into: out)
-        case 3:  // Average: minus the mean of left and above
-            for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] / 2 }
-            for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
-                out[i] = row[i] &- UInt8((UInt16(row[i - pixelBytes]) + UInt16(above[i])) / 2)
-            }
-        default:  // Paeth: minus whichever of left, above, upper-left is nearest left + above - upper-left
-            for i in 0..<min(pixelBytes, count) { out[i] = row[i] &- above[i] }  // left and upper-left are 0
-            for i in Swift.stride(from: pixelBytes, to: count, by: 1) {
-                let a = Int16(row[i - pixelBytes]), b = Int16(above[i]), c = Int16(above[i - pixelBytes])
-                let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
-                let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
-                out[i] = row[i] &- UInt8(predictor)
-            }
+    /// The adaptive choice for `row` (`above` is the unfiltered row before it): the filter type
+    /// whose filtered bytes, read as signed bytes, have the smallest sum of magnitudes — the
+    /// first such type on a tie.
+    private static func cheapestFilter(_ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, count: Int,
+                                       pixelBytes: Int) -> UInt8 {
+        var best: (type: UInt8, cost: UInt64) = (0, .max)
+        for type: UInt8 in 0...4 {
+            let cost = kira_png_filter_cost(Int32(type), row, above, count, pixelBytes)
+            if cost < best.cost { best = (type, cost) }
         }
-    }
-
-    /// The sum of the bytes read as signed values, absolute: small when a filter left mostly
-    /// values near zero, which deflate compresses best.
-    private static func absoluteSum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var sum: UInt64 = 0
-        for byte in bytes { sum &+= UInt64(Int8(bitPattern: byte).magnitude) }
-        return sum
-    }
-
-    /// `out[i] = row[i] - above[i]` (mod 256) for `count` bytes: PNG's Up filter, 32 bytes at a time.
-    private static func upFilter(_ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, count: Int,
-                                 into out: UnsafeMutablePointer<UInt8>) {
-        let rowBytes = UnsafeRawPointer(row), aboveBytes = UnsafeRawPointer(above)
-        var i = 0
-        while i + 32 <= count {
-            let a = rowBytes.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
-            let b = aboveBytes.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: a &- b, as: SIMD32<UInt8>.self)
-            i += 32
-        }
-        while i < count {
-            out[i] = row[i] &- above[i]
-            i += 1
-        }
+        return best.type
     }
 
     /// CRC-32 as PNG chunks use it (libdeflate's, many times faster than a table per byte).

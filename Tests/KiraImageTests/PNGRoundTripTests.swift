@@ -21,7 +21,7 @@ import KiraTestSupport
         #expect(decoded == .rgba16(image))
     }
 
-    /// The libdeflate writer (filters in Swift, PNG chunks by hand) against libpng's reader, and
+    /// The libdeflate writer (filters in C, PNG chunks by hand) against libpng's reader, and
     /// against libpng's own writer as the reference: every filter, both depths, odd sizes, noisy
     /// and smooth rows (so that adaptive filtering picks different types).
     @Test(arguments: [PNGImageData.RowFilter.none, .sub, .up, .average, .paeth, .adaptive])
