@@ -228,11 +228,11 @@ public final class FrameRenderer {
         let tiles = (output.height + tileRows - 1) / tileRows
         output.channels.withUnsafeMutableBufferPointer { out in
             faces.withUnsafeBufferPointer { faces in
-                let outBytes = UnsafeMutableRawPointer(out.baseAddress!)
+                let frame = ProjectionFrame(
+                    projections: projections, faces: faces.baseAddress!, output: UnsafeMutableRawPointer(out.baseAddress!),
+                    depth: Out.bitDepth, width: width, height: output.height, tileRows: tileRows, background: background)
                 if projectionPath == .lanes, LaneProjectionJob.canProject(projections) {
-                    var job = LaneProjectionJob(
-                        projections: projections, faces: faces.baseAddress!, output: outBytes, depth: Out.bitDepth,
-                        width: width, height: output.height, tileRows: tileRows, background: background)
+                    var job = LaneProjectionJob(frame: frame)
                     withUnsafeMutablePointer(to: &job) { job in
                         scheduler.run(tiles: tiles, context: job) { job, tile, _ in
                             job.assumingMemoryBound(to: LaneProjectionJob.self).pointee.run(tile: tile)
@@ -240,10 +240,7 @@ public final class FrameRenderer {
                     }
                     return
                 }
-                var job = ScalarProjectionJob(
-                    projections: projections, faces: faces.baseAddress!,
-                    output: outBytes, depth: Out.bitDepth, width: width,
-                    height: output.height, tileRows: tileRows, background: background, scratch: rowScratch!)
+                var job = ScalarProjectionJob(frame: frame, scratch: rowScratch!)
                 withUnsafeMutablePointer(to: &job) { job in
                     scheduler.run(tiles: tiles, context: job) { job, tile, worker in
                         job.assumingMemoryBound(to: ScalarProjectionJob.self).pointee.run(tile: tile, worker: worker)

@@ -18,15 +18,8 @@ import KiraShader
 ///   inside it (the bulk of a frame) go through one C loop, `kira_project_inside_rgba8`, two
 ///   runs a step: 8% less CPU per frame than a call per run, measured.
 struct LaneProjectionJob: @unchecked Sendable {
-    let projections: [FaceProjection]
-    /// The shaded face of each projection, and the canvas, with channels of `depth` bits.
-    let faces: UnsafePointer<UnsafeRawPointer>
-    let output: UnsafeMutableRawPointer
-    let depth: Int
-    let width: Int
-    let height: Int
-    let tileRows: Int
-    let background: SIMD4<Float>
+    /// The faces, the canvas and its tiles.
+    let frame: ProjectionFrame
 
     /// Whether every face is small enough for 32-bit texel indices (lanes of `Int32`).
     static func canProject(_ projections: [FaceProjection]) -> Bool {
@@ -34,7 +27,7 @@ struct LaneProjectionJob: @unchecked Sendable {
     }
 
     func run(tile: Int) {
-        ChannelDepth.with(bits: depth, Tile(job: self, tile: tile))
+        ChannelDepth.with(bits: frame.depth, Tile(job: self, tile: tile))
     }
 
     private struct Tile: ChannelTypeConsumer {
@@ -52,17 +45,14 @@ struct LaneProjectionJob: @unchecked Sendable {
     }
 
     fileprivate func run<Out: LaneChannel>(tile: Int, _: Out.Type) {
-        let out = output.assumingMemoryBound(to: Out.self)
-        // The background as stored channels, for the pixels no face reaches (the same bytes as
-        // the lanes' store gives for the background alone).
-        let scale: Float = background.w > 0 ? 1 / background.w : 0
-        let plain = SIMD4(Out.quantize(background.x * scale), Out.quantize(background.y * scale),
-                          Out.quantize(background.z * scale), Out.quantize(background.w))
-        withUnsafeTemporaryAllocation(of: RowSpan.self, capacity: projections.count) { spans in
-            for y in (tile * tileRows)..<min((tile + 1) * tileRows, height) {
-                var lower = width, upper = 0
+        let out = frame.output.assumingMemoryBound(to: Out.self)
+        // The background as stored channels, for the pixels no face reaches.
+        let plain = frame.storedBackground(Out.self)
+        withUnsafeTemporaryAllocation(of: RowSpan.self, capacity: frame.projections.count) { spans in
+            for y in frame.rows(ofTile: tile) {
+                var lower = frame.width, upper = 0
                 let cy = Double(y) + 0.5
-                for (k, projection) in projections.enumerated() {
+                for (k, projection) in frame.projections.enumerated() {
                     var span = RowSpan(covered: 0..<0, inside: 0..<0, map: Self.rowMap(projection.inverse, cy: cy))
                     if projection.rows.contains(y) {
                         (span.covered, span.inside) = projection.spans(y: y)
@@ -73,14 +63,14 @@ struct LaneProjectionJob: @unchecked Sendable {
                     }
                     spans[k] = span
                 }
-                let outRow = out + y * width * 4
+                let outRow = out + y * frame.width * 4
                 guard lower < upper else {
-                    fill(outRow, count: width, with: plain)
+                    fill(outRow, count: frame.width, with: plain)
                     continue
                 }
                 fill(outRow, count: lower, with: plain)
-                fill(outRow + 4 * upper, count: width - upper, with: plain)
-                guard width >= 16 else {
+                fill(outRow + 4 * upper, count: frame.width - upper, with: plain)
+                guard frame.width >= 16 else {
                     composite(y: y, x: 0, spans: UnsafeBufferPointer(spans), into: outRow, streaming: false, as: Out.self)
                     continue
                 }
@@ -99,16 +89,17 @@ struct LaneProjectionJob: @unchecked Sendable {
                 while x < upper {
                     if let k = single, x >= spans[k].inside.lowerBound, x + 16 <= spans[k].inside.upperBound {
                         let runs = (spans[k].inside.upperBound - x) / 16
-                        kira_project_inside_rgba8(rgba8Face(k), spans[k].map, Int32(x), runs, projections[k].opacity, background,
+                        kira_project_inside_rgba8(rgba8Face(k), spans[k].map, Int32(x), runs, frame.projections[k].opacity,
+                                                  frame.background,
                                                   UnsafeMutableRawPointer(outRow + 4 * x).assumingMemoryBound(to: UInt32.self))
                         x += 16 * runs
                         continue
                     }
-                    if x + 16 <= width {
+                    if x + 16 <= frame.width {
                         composite(y: y, x: x, spans: UnsafeBufferPointer(spans), into: outRow,
                                   streaming: Out.self == UInt8.self, as: Out.self)
                     } else {
-                        composite(y: y, x: width - 16, spans: UnsafeBufferPointer(spans), into: outRow,
+                        composite(y: y, x: frame.width - 16, spans: UnsafeBufferPointer(spans), into: outRow,
                                   streaming: false, as: Out.self)
                     }
                     x += 16
@@ -126,28 +117,28 @@ struct LaneProjectionJob: @unchecked Sendable {
         // Sixteen premultiplied pixels as four lanes r, g, b, a: the form the C kernels take.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { rgba in
             let pixels = PixelLanes(floats: rgba.baseAddress!)
-            for c in 0..<4 { pixels[c] = Lanes(repeating: background[c]) }
+            for c in 0..<4 { pixels[c] = Lanes(repeating: frame.background[c]) }
             let columns = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: x)) &+ Self.laneIndex
-            for (k, projection) in projections.enumerated() {
+            for (k, projection) in frame.projections.enumerated() {
                 let span = spans[k]
                 guard let weight = weight(projection, span: span, y: y, x: x, columns: columns) else { continue }
                 if Out.self == UInt8.self {
                     kira_sample_over_rgba8(rgba8Face(k), span.map, columns, weight, pixels.floats)
                 } else {
-                    let face = kira_face_rgba16(texels: faces[k].assumingMemoryBound(to: UInt16.self),
+                    let face = kira_face_rgba16(texels: frame.faces[k].assumingMemoryBound(to: UInt16.self),
                                                 width: Int32(projection.faceSize.x), height: Int32(projection.faceSize.y))
                     kira_sample_over_rgba16(face, span.map, columns, weight, pixels.floats)
                 }
             }
-            store(pixels, into: outRow + 4 * x, fits: x + 16 <= width, count: width - x, streaming: streaming)
+            store(pixels, into: outRow + 4 * x, fits: x + 16 <= frame.width, count: frame.width - x, streaming: streaming)
         }
     }
 
     /// Face `k` as the C kernels take an RGBA8 face.
     @inline(__always)
     private func rgba8Face(_ k: Int) -> kira_face_rgba8 {
-        kira_face_rgba8(texels: faces[k].assumingMemoryBound(to: UInt32.self),
-                        width: Int32(projections[k].faceSize.x), height: Int32(projections[k].faceSize.y))
+        kira_face_rgba8(texels: frame.faces[k].assumingMemoryBound(to: UInt32.self),
+                        width: Int32(frame.projections[k].faceSize.x), height: Int32(frame.projections[k].faceSize.y))
     }
 
     /// The face whose span on this row is the only one not empty, if there is exactly one.

@@ -3,19 +3,13 @@ import KiraShader
 /// The projection work of one frame, shared by the workers, one pixel at a time: the reference
 /// for ``LaneProjectionJob``.
 struct ScalarProjectionJob: @unchecked Sendable {
-    let projections: [FaceProjection]
-    /// The shaded face of each projection, and the canvas, with channels of `depth` bits.
-    let faces: UnsafePointer<UnsafeRawPointer>
-    let output: UnsafeMutableRawPointer
-    let depth: Int
-    let width: Int
-    let height: Int
-    let tileRows: Int
-    let background: SIMD4<Float>
+    /// The faces, the canvas and its tiles.
+    let frame: ProjectionFrame
+    /// Per worker, a canvas row of premultiplied RGBA floats.
     let scratch: UnsafeMutablePointer<Float>
 
     func run(tile: Int, worker: Int) {
-        ChannelDepth.with(bits: depth, Tile(job: self, tile: tile, worker: worker))
+        ChannelDepth.with(bits: frame.depth, Tile(job: self, tile: tile, worker: worker))
     }
 
     private struct Tile: ChannelTypeConsumer {
@@ -24,30 +18,30 @@ struct ScalarProjectionJob: @unchecked Sendable {
     }
 
     fileprivate func run<Out: LaneChannel>(tile: Int, worker: Int, _: Out.Type) {
-        let row = scratch + worker * width * 4
-        let out = output.assumingMemoryBound(to: Out.self)
+        let row = scratch + worker * frame.width * 4
+        let out = frame.output.assumingMemoryBound(to: Out.self)
         // The background as stored channels, for the pixels no face reaches.
-        let scale: Float = background.w > 0 ? 1 / background.w : 0
-        let plain = SIMD4(Out.quantize(background.x * scale), Out.quantize(background.y * scale),
-                          Out.quantize(background.z * scale), Out.quantize(background.w))
-        for y in (tile * tileRows)..<min((tile + 1) * tileRows, height) {
+        let plain = frame.storedBackground(Out.self)
+        for y in frame.rows(ofTile: tile) {
             // Only the columns some face may touch go through the float row buffer.
-            var lower = width, upper = 0
-            for projection in projections where projection.rows.contains(y) {
+            var lower = frame.width, upper = 0
+            for projection in frame.projections where projection.rows.contains(y) {
                 let span = projection.spans(y: y).covered
                 if !span.isEmpty {
                     lower = min(lower, span.lowerBound)
                     upper = max(upper, span.upperBound)
                 }
             }
-            let outRow = out + y * width * 4
-            for x in 0..<width where x < lower || x >= upper {
+            let outRow = out + y * frame.width * 4
+            for x in 0..<frame.width where x < lower || x >= upper {
                 (outRow + 4 * x).withMemoryRebound(to: SIMD4<Out>.self, capacity: 1) { $0.pointee = plain }
             }
             guard lower < upper else { continue }
-            for x in lower..<upper { (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = background } }
-            for (index, projection) in projections.enumerated() where projection.rows.contains(y) {
-                draw(projection, face: faces[index].assumingMemoryBound(to: Out.self), row: row, y: y)
+            for x in lower..<upper {
+                (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = frame.background }
+            }
+            for (index, projection) in frame.projections.enumerated() where projection.rows.contains(y) {
+                draw(projection, face: frame.faces[index].assumingMemoryBound(to: Out.self), row: row, y: y)
             }
             store(row, columns: lower..<upper, into: outRow)
         }

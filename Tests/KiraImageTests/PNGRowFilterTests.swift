@@ -49,8 +49,12 @@ import Testing
             for smooth in [false, true] {
                 // Noise, or a gentle ramp (where the predictors differ from the raw bytes by little,
                 // as in real images, and Paeth's ties between predictors occur).
-                let row = (0..<count).map { i in smooth ? UInt8(truncatingIfNeeded: i / 3 + Int(generator.next() % 3)) : UInt8.random(in: 0...255, using: &generator) }
-                let above = (0..<count).map { i in smooth ? UInt8(truncatingIfNeeded: i / 3) : UInt8.random(in: 0...255, using: &generator) }
+                let row = (0..<count).map { i in
+                    smooth ? UInt8(truncatingIfNeeded: i / 3 + Int(generator.next() % 3)) : UInt8.random(in: 0...255, using: &generator)
+                }
+                let above = (0..<count).map { i in
+                    smooth ? UInt8(truncatingIfNeeded: i / 3) : UInt8.random(in: 0...255, using: &generator)
+                }
                 Self.check(row: row, above: above, bpp: bpp)
                 Self.check(row: row, above: [UInt8](repeating: 0, count: count), bpp: bpp)  // a first row
             }

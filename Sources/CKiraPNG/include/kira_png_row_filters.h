@@ -139,10 +139,12 @@ static inline uint64_t kira_png_magnitude(uint8_t filtered) {
     {                                                                                                   \
         uint64_t sum = 0;                                                                               \
         intptr_t i = 0;                                                                                 \
-        for (; i < count && i < bpp; i++) sum += kira_png_magnitude(kira_png_filter_byte(type, row[i], 0, above[i], 0)); \
+        for (; i < count && i < bpp; i++)                                                               \
+            sum += kira_png_magnitude(kira_png_filter_byte(type, row[i], 0, above[i], 0));              \
         while (i + 32 <= count) {                                                                       \
             kira_png_u16x32 lanes = 0;                                                                  \
-            for (int k = 0; k < 256 && i + 32 <= count; k++, i += 32) lanes += kira_png_magnitudes32(chunk(row + i, above + i, bpp)); \
+            for (int k = 0; k < 256 && i + 32 <= count; k++, i += 32)                                   \
+                lanes += kira_png_magnitudes32(chunk(row + i, above + i, bpp));                         \
             sum += __builtin_reduce_add(__builtin_convertvector(lanes, kira_png_u32x32));                 \
         }                                                                                               \
         for (; i < count; i++)                                                                          \
