@@ -21,6 +21,13 @@ import CLibDeflate
 /// (what libpng wrote for Kira's frames before) in two thirds of the time; Up is one vector
 /// subtraction of the row above, and Paeth's further 10% would cost more filtering time than
 /// libdeflate saves over zlib. Higher levels buy 3–10% for 20–200% more time.
+///
+/// The filters are vectorised C now (`kira_png_row_filters.h`), so Paeth costs little more than
+/// Up. Measured again end to end, `kira animate --preset seed003-tilt-flip --fps 30 --size
+/// 2340x3170 --apng` (129 frames, three runs each, interleaved, load ~2): Up 141.7 MB in 6.4–6.9 s
+/// of user CPU, Paeth 131.2 MB (−7.4%) in 6.7–6.9 s, adaptive 130.2 MB (−8.1%) in 6.8–7.1 s. Up
+/// stays for now: the animation's end-to-end rate is held to 1.2× llvmpipe's frame rate
+/// (README, performance), which it only just meets; Paeth is the better trade once there is room.
 enum PNGImageData {
     /// libdeflate's level for animation frames (see the table above).
     static let defaultLevel = 1
