@@ -98,8 +98,19 @@ static inline __attribute__((always_inline)) kira_png_u16x32 kira_png_magnitudes
     return __builtin_convertvector(magnitude, kira_png_u16x32);
 }
 
-// The row loops, one per type: the first `bpp` bytes one at a time (no left neighbour), then 32
-// at a time, then the tail one at a time.
+// `loop(type, chunk)` for filter `type`, with its 32-byte function `chunk`: each row function is
+// one loop per type, so that the type is not tested per chunk.
+#define KIRA_PNG_FOR_TYPE(loop)                                                        \
+    switch (type) {                                                                    \
+    case KIRA_PNG_FILTER_NONE: loop(KIRA_PNG_FILTER_NONE, kira_png_none32)             \
+    case KIRA_PNG_FILTER_SUB: loop(KIRA_PNG_FILTER_SUB, kira_png_sub32)                \
+    case KIRA_PNG_FILTER_UP: loop(KIRA_PNG_FILTER_UP, kira_png_up32)                   \
+    case KIRA_PNG_FILTER_AVERAGE: loop(KIRA_PNG_FILTER_AVERAGE, kira_png_average32)    \
+    default: loop(KIRA_PNG_FILTER_PAETH, kira_png_paeth32)                             \
+    }
+
+// The row loops: the first `bpp` bytes one at a time (no left neighbour), then 32 at a time, then
+// the tail one at a time.
 #define KIRA_PNG_FILTER_ROW(type, chunk)                                                              \
     {                                                                                                 \
         intptr_t i = 0;                                                                               \
@@ -117,13 +128,7 @@ static inline __attribute__((always_inline)) kira_png_u16x32 kira_png_magnitudes
 /// unfiltered row before it (zeros for the first row), `bpp` the bytes per pixel (4 or 8).
 static inline void kira_png_filter_row(int type, const uint8_t *row, const uint8_t *above, intptr_t count, intptr_t bpp,
                                        uint8_t *out) {
-    switch (type) {
-    case KIRA_PNG_FILTER_NONE: KIRA_PNG_FILTER_ROW(KIRA_PNG_FILTER_NONE, kira_png_none32)
-    case KIRA_PNG_FILTER_SUB: KIRA_PNG_FILTER_ROW(KIRA_PNG_FILTER_SUB, kira_png_sub32)
-    case KIRA_PNG_FILTER_UP: KIRA_PNG_FILTER_ROW(KIRA_PNG_FILTER_UP, kira_png_up32)
-    case KIRA_PNG_FILTER_AVERAGE: KIRA_PNG_FILTER_ROW(KIRA_PNG_FILTER_AVERAGE, kira_png_average32)
-    default: KIRA_PNG_FILTER_ROW(KIRA_PNG_FILTER_PAETH, kira_png_paeth32)
-    }
+    KIRA_PNG_FOR_TYPE(KIRA_PNG_FILTER_ROW)
 }
 #undef KIRA_PNG_FILTER_ROW
 
@@ -157,14 +162,9 @@ static inline uint64_t kira_png_magnitude(uint8_t filtered) {
 /// absolute. Small when the filter left mostly values near zero, which deflate compresses best.
 static inline uint64_t kira_png_filter_cost(int type, const uint8_t *row, const uint8_t *above, intptr_t count,
                                             intptr_t bpp) {
-    switch (type) {
-    case KIRA_PNG_FILTER_NONE: KIRA_PNG_FILTER_COST(KIRA_PNG_FILTER_NONE, kira_png_none32)
-    case KIRA_PNG_FILTER_SUB: KIRA_PNG_FILTER_COST(KIRA_PNG_FILTER_SUB, kira_png_sub32)
-    case KIRA_PNG_FILTER_UP: KIRA_PNG_FILTER_COST(KIRA_PNG_FILTER_UP, kira_png_up32)
-    case KIRA_PNG_FILTER_AVERAGE: KIRA_PNG_FILTER_COST(KIRA_PNG_FILTER_AVERAGE, kira_png_average32)
-    default: KIRA_PNG_FILTER_COST(KIRA_PNG_FILTER_PAETH, kira_png_paeth32)
-    }
+    KIRA_PNG_FOR_TYPE(KIRA_PNG_FILTER_COST)
 }
 #undef KIRA_PNG_FILTER_COST
+#undef KIRA_PNG_FOR_TYPE
 
 #endif
