@@ -13,9 +13,11 @@ public struct APNGFrame: Sendable {
     /// The IHDR chunk's data of the same pixels as a PNG: size, bit depth, colour type.
     let header: [UInt8]
 
-    /// The whole of `image`, or `region` of it, compressed at libdeflate's `level`
-    /// (``PNGImageData`` has the measurements behind the default).
-    public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil, level: Int = 1)
+    /// The whole of `image`, or `region` of it, compressed as `options` say (zlib, which
+    /// writes only through libpng, is replaced by libdeflate at the same level;
+    /// ``PNGCodec/EncodingOptions/animationFrames`` has the measurements behind the default).
+    public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil,
+                                 options: PNGCodec.EncodingOptions = .animationFrames)
         throws(ImageFileError) -> APNGFrame
     {
         let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
@@ -25,7 +27,7 @@ public struct APNGFrame: Sendable {
         // IHDR: width, height, bit depth, colour type 6 (RGBA), deflate, adaptive filters, no interlace.
         let header = PNGChunks.bigEndian(UInt32(region.width)) + PNGChunks.bigEndian(UInt32(region.height))
             + [UInt8(C.bitDepth), 6, 0, 0, 0]
-        return APNGFrame(region: region, imageData: try PNGImageData.compress(image, region: region, level: level),
+        return APNGFrame(region: region, imageData: try PNGImageData.compress(image, region: region, options: options),
                          header: header)
     }
 
@@ -34,12 +36,12 @@ public struct APNGFrame: Sendable {
     /// `candidates` is a rectangle outside which the two frames are known to be equal
     /// (``RGBAImage/changedRegion(since:candidates:)``).
     public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, candidates: ImageRegion? = nil,
-                                 level: Int = 1) throws(ImageFileError) -> APNGFrame
+                                 options: PNGCodec.EncodingOptions = .animationFrames) throws(ImageFileError) -> APNGFrame
     {
-        guard let previous else { return try encode(image, level: level) }
+        guard let previous else { return try encode(image, options: options) }
         let changed = image.changedRegion(since: previous, candidates: candidates)
             ?? ImageRegion(x: 0, y: 0, width: 1, height: 1)
-        return try encode(image, region: changed, level: level)
+        return try encode(image, region: changed, options: options)
     }
 }
 

@@ -1,3 +1,4 @@
+import CKiraPNG
 import CLibDeflate
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// The buffers and the libdeflate compressor of one compression, kept for the next one.
+/// The buffers and the compressor (libdeflate or igzip) of one compression, kept for the next one.
 ///
 /// An animation frame's filtered rows and its compressed bytes are about 10 MB each. Allocated
 /// afresh for every frame, their pages were faulted in and cleared by the kernel every time;
@@ -16,23 +17,53 @@ import Darwin
 /// compression running at once up to the number of cores, for images up to 64 MB; others are
 /// freed after use.
 final class CompressionScratch: @unchecked Sendable {
-    let compressor: OpaquePointer
+    /// A compressor for one deflater and level: libdeflate's or igzip's (through `kira_igzip.h`).
+    enum Compressor {
+        case libdeflate(OpaquePointer)
+        case igzip(OpaquePointer)
+    }
+
+    let compressor: Compressor
+    let deflater: PNGCodec.Deflater
     let level: Int32
     private(set) var filtered: UnsafeMutableBufferPointer<UInt8>
     private(set) var output: UnsafeMutableBufferPointer<UInt8>
 
-    private init?(level: Int32) {
-        guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
-        self.compressor = compressor
+    private init?(deflater: PNGCodec.Deflater, level: Int32) {
+        switch deflater {
+        case .igzip:
+            guard let compressor = kira_igzip_alloc_compressor(level) else { return nil }
+            self.compressor = .igzip(compressor)
+        case .libdeflate:
+            guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
+            self.compressor = .libdeflate(compressor)
+        case .zlib:
+            preconditionFailure("zlib compresses through libpng (PNGCodec), not with a scratch")
+        }
+        self.deflater = deflater
         self.level = level
         filtered = UnsafeMutableBufferPointer(start: nil, count: 0)
         output = UnsafeMutableBufferPointer(start: nil, count: 0)
     }
 
     deinit {
-        libdeflate_free_compressor(compressor)
+        switch compressor {
+        case .libdeflate(let compressor): libdeflate_free_compressor(compressor)
+        case .igzip(let compressor): kira_igzip_free_compressor(compressor)
+        }
         filtered.deallocate()
         output.deallocate()
+    }
+
+    /// The first `count` bytes of ``filtered`` as one zlib stream in ``output``: its length, 0 on
+    /// failure.
+    func compress(count: Int) -> Int {
+        switch compressor {
+        case .libdeflate(let compressor):
+            libdeflate_zlib_compress(compressor, filtered.baseAddress, count, output.baseAddress, output.count)
+        case .igzip(let compressor):
+            kira_igzip_zlib_compress(compressor, filtered.baseAddress, count, output.baseAddress, output.count)
+        }
     }
 
     /// Room for `filtered` bytes of filtered rows and for their compressed form.
@@ -41,7 +72,10 @@ final class CompressionScratch: @unchecked Sendable {
             filtered.deallocate()
             filtered = .allocate(capacity: bytes)
         }
-        let bound = libdeflate_zlib_compress_bound(compressor, bytes)
+        let bound = switch compressor {
+        case .libdeflate(let compressor): libdeflate_zlib_compress_bound(compressor, bytes)
+        case .igzip: kira_igzip_zlib_compress_bound(bytes)
+        }
         if output.count < bound {
             output.deallocate()
             output = .allocate(capacity: bound)
@@ -52,13 +86,13 @@ final class CompressionScratch: @unchecked Sendable {
     /// Scratches kept between compressions: as many as compressions run at once on a busy machine.
     private static let keptLimit = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    /// A scratch for compressing `filtered` bytes at `level` (one kept from before when there is
-    /// one), nil when out of memory.
-    static func take(level: Int32, filtered bytes: Int) -> CompressionScratch? {
+    /// A scratch for compressing `filtered` bytes with `deflater` (libdeflate or igzip) at `level`
+    /// (one kept from before when there is one), nil when out of memory or not a level of it.
+    static func take(deflater: PNGCodec.Deflater, level: Int32, filtered bytes: Int) -> CompressionScratch? {
         let reused = kept.withLock { kept in
-            kept.firstIndex { $0.level == level }.map { kept.remove(at: $0) }
+            kept.firstIndex { $0.deflater == deflater && $0.level == level }.map { kept.remove(at: $0) }
         }
-        guard let scratch = reused ?? CompressionScratch(level: level) else { return nil }
+        guard let scratch = reused ?? CompressionScratch(deflater: deflater, level: level) else { return nil }
         scratch.reserve(filtered: bytes)
         return scratch
     }

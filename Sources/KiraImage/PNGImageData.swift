@@ -2,36 +2,38 @@ import CKiraPNG
 import CLibDeflate
 
 /// PNG image data — the zlib stream of filtered rows that `IDAT` and `fdAT` chunks carry — for
-/// a rectangle of an RGBA image, compressed with libdeflate.
+/// a rectangle of an RGBA image, compressed with libdeflate or igzip (Intel's ISA-L).
 ///
 /// Kira's animated PNGs are made here rather than by libpng because libpng compresses only
-/// with zlib, and compressing is most of the cost of writing an animation. Measured on this
-/// machine for a 1209×1910 changed rectangle of a 2340×3170 frame (the 1260×1760 sample card
-/// mid-flip; one thread, other builds running, so times are ±20%):
+/// with zlib, and compressing was most of the cost of writing an animation (libdeflate level 1
+/// was 57% of `kira animate --apng`'s CPU time, perf). One 2340×3170 frame (the 1260×1760 card,
+/// tilt 6°, flip 25°), compressed by a C harness on this machine (fastest of 5, one thread):
 ///
-/// | filter | zlib 1 | zlib 6 | libdeflate 1 | libdeflate 2 | libdeflate 3 | libdeflate 6 |
-/// |---|---|---|---|---|---|---|
-/// | none  | 1.59 MB, 47 ms | 1.31 MB, 102 ms | 1.46 MB, 24 ms | 1.41 MB, 34 ms | 1.39 MB, 35 ms | 1.30 MB, 50 ms |
-/// | sub   | 1.45 MB, 43 ms | 1.15 MB, 160 ms | 1.30 MB, 29 ms | 1.27 MB, 32 ms | 1.24 MB, 36 ms | 1.17 MB, 72 ms |
-/// | up    | 1.41 MB, 43 ms | 1.11 MB, 172 ms | 1.24 MB, 28 ms | 1.21 MB, 33 ms | 1.19 MB, 38 ms | 1.12 MB, 80 ms |
-/// | paeth | 1.28 MB, 40 ms | 0.99 MB, 176 ms | 1.12 MB, 28 ms | 1.09 MB, 32 ms | 1.06 MB, 36 ms | 1.00 MB, 78 ms |
+/// | filter | libdeflate 1 | libdeflate 2 | libdeflate 3 | libdeflate 6 | igzip 0 | igzip 1 | igzip 2 | igzip 3 |
+/// |---|---|---|---|---|---|---|---|---|
+/// | up    | 1.374 MB, 70 ms | 1.333 MB, 47 ms | 1.318 MB, 49 ms | 1.241 MB, 72 ms | 1.873 MB, 10 ms | 1.533 MB, 11 ms | 1.530 MB, 11 ms | 1.611 MB, 39 ms |
+/// | paeth | 1.225 MB, 69 ms | 1.181 MB, 45 ms | 1.159 MB, 47 ms | 1.099 MB, 69 ms | 1.673 MB, 9 ms | 1.370 MB, 10 ms | 1.368 MB, 10 ms | 1.404 MB, 39 ms |
 ///
-/// (Filtering itself: none 0, up and sub a subtraction per byte, paeth 2–3× that.) Hence the
-/// choice: **libdeflate level 1 with the Up filter** — 14% smaller than zlib level 1 with Sub
-/// (what libpng wrote for Kira's frames before) in two thirds of the time; Up is one vector
-/// subtraction of the row above, and Paeth's further 10% would cost more filtering time than
-/// libdeflate saves over zlib. Higher levels buy 3–10% for 20–200% more time.
+/// and the whole animation, `kira animate --preset seed003-tilt-flip --fps 30 --size 2340x3170
+/// --apng` (129 frames, each the rectangle that changed; two or three runs each, idle machine):
 ///
-/// The filters are vectorised C now (`kira_png_row_filters.h`), so Paeth costs little more than
-/// Up. Measured again end to end, `kira animate --preset seed003-tilt-flip --fps 30 --size
-/// 2340x3170 --apng` (129 frames, three runs each, interleaved, load ~2): Up 141.7 MB in 6.4–6.9 s
-/// of user CPU, Paeth 131.2 MB (−7.4%) in 6.7–6.9 s, adaptive 130.2 MB (−8.1%) in 6.8–7.1 s. Up
-/// stays for now: the animation's end-to-end rate is held to 1.2× llvmpipe's frame rate
-/// (README, performance), which it only just meets; Paeth is the better trade once there is room.
+/// | frames compressed by | APNG | wall | user CPU |
+/// |---|---|---|---|
+/// | libdeflate 1, up (the choice before) | 141.7 MB | 2.75–2.76 s | 4.5 s |
+/// | libdeflate 2, paeth | 126.5 MB | 2.57–2.58 s | 4.6 s |
+/// | igzip 0, paeth | 163.4 MB | 1.63–1.64 s | 2.6 s |
+/// | igzip 1, up | 154.0 MB | 1.63–1.69 s | 2.6–2.7 s |
+/// | igzip 1, paeth | 141.4 MB | 1.63–1.80 s | 2.6–2.7 s |
+/// | igzip 1, adaptive | 140.3 MB | 1.58–1.67 s | 2.6–2.7 s |
+/// | **igzip 2, paeth** | **141.1 MB** | 1.58–1.61 s | 2.6 s |
+/// | igzip 2, adaptive | 140.0 MB | 1.57–1.65 s | 2.6–2.7 s |
+///
+/// Hence the choice (``PNGCodec/EncodingOptions/animationFrames``): **igzip level 2 with the
+/// Paeth filter** — no larger than libdeflate level 1 with Up, and the animation 40% faster end
+/// to end; compressing is no longer what limits it (rendering is). libdeflate 2 with Paeth makes
+/// an 11% smaller file for 60% more time; the adaptive filters save 1% for a little more CPU.
+/// (libdeflate 1.14's level 1 is slower than its level 2 on these frames, as the table shows.)
 enum PNGImageData {
-    /// libdeflate's level for animation frames (see the table above).
-    static let defaultLevel = 1
-
     /// How rows are filtered before compression: one PNG filter type for every row, or per row
     /// the type whose output has the smallest sum of absolute (signed) bytes — libpng's heuristic
     /// for its adaptive filtering.
@@ -49,11 +51,35 @@ enum PNGImageData {
             case .adaptive: nil
             }
         }
+
+        /// The encoding options' filters: `.all` is the adaptive choice.
+        init(_ filters: PNGCodec.Filters) {
+            self = switch filters {
+            case .all: .adaptive
+            case .none: .none
+            case .sub: .sub
+            case .up: .up
+            case .paeth: .paeth
+            }
+        }
     }
 
-    /// The image data of `region` of `image`, rows filtered with `filter` (Up unless told),
-    /// 16-bit samples stored big-endian as PNG requires.
-    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, level: Int = defaultLevel, filter: RowFilter = .up)
+    /// The image data of `region` of `image` as `options` say: their deflater for its bit depth
+    /// (zlib, which Kira reaches only through libpng, is replaced by libdeflate at the same level)
+    /// and their filters.
+    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, options: PNGCodec.EncodingOptions)
+        throws(ImageFileError) -> [UInt8]
+    {
+        let deflater = C.bitDepth == 16 ? options.sixteenBitDeflater : options.deflater
+        return try compress(image, region: region, deflater: deflater == .zlib ? .libdeflate : deflater,
+                            level: options.compressionLevel, filter: RowFilter(options.filters))
+    }
+
+    /// The image data of `region` of `image`, rows filtered with `filter`, compressed by
+    /// `deflater` (libdeflate or igzip) at `level`, 16-bit samples stored big-endian as PNG
+    /// requires.
+    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: PNGCodec.Deflater, level: Int,
+                            filter: RowFilter)
         throws(ImageFileError) -> [UInt8]
     {
         let sampleBytes = MemoryLayout<C>.size
@@ -61,8 +87,9 @@ enum PNGImageData {
         let rowBytes = region.width * pixelBytes
         let filteredRow = rowBytes + 1
         let total = filteredRow * region.height
-        let level = Int32(min(max(level, 0), 12))
-        guard let scratch = CompressionScratch.take(level: level, filtered: total) else {
+        precondition(deflater != .zlib, "zlib compresses through libpng (PNGCodec)")
+        let level = Int32(min(max(level, 0), deflater == .igzip ? 3 : 12))
+        guard let scratch = CompressionScratch.take(deflater: deflater, level: level, filtered: total) else {
             throw ImageFileError(path: "<encoder>", reason: "out of memory")
         }
         defer { CompressionScratch.give(scratch) }
@@ -97,8 +124,7 @@ enum PNGImageData {
                 above = current
             }
         }
-        let count = libdeflate_zlib_compress(scratch.compressor, filtered, total, scratch.output.baseAddress,
-                                             scratch.output.count)
+        let count = scratch.compress(count: total)
         if count == 0 { throw ImageFileError(path: "<encoder>", reason: "compression failed") }
         // Exactly the compressed bytes: a frame waiting to be written holds no more than that.
         return [UInt8](UnsafeBufferPointer(start: scratch.output.baseAddress!, count: count))

@@ -102,13 +102,13 @@ enum APNGChecker {
 
     /// Writes `frames` through `APNGFileWriter` and returns the file's bytes.
     static func write<C>(_ frames: [RGBAImage<C>], fps: Int = 24, plays: UInt32 = 0, deltas: Bool = false,
-                         level: Int = 1, in directory: TemporaryDirectory) throws -> [UInt8] {
+                         options: PNGCodec.EncodingOptions = .animationFrames, in directory: TemporaryDirectory) throws -> [UInt8] {
         let path = directory.path + "/a.png"
         let writer = try APNGFileWriter(path: path, width: frames[0].width, height: frames[0].height,
                                         frameCount: frames.count, framesPerSecond: fps, plays: plays)
         for (k, frame) in frames.enumerated() {
-            try writer.append(deltas ? APNGFrame.encode(frame, after: k == 0 ? nil : frames[k - 1], level: level)
-                                     : APNGFrame.encode(frame, level: level))
+            try writer.append(deltas ? APNGFrame.encode(frame, after: k == 0 ? nil : frames[k - 1], options: options)
+                                     : APNGFrame.encode(frame, options: options))
         }
         #expect(!FileManager.default.fileExists(atPath: path), "nothing at the path before finish()")
         try writer.finish()
@@ -124,7 +124,7 @@ enum APNGChecker {
     @Test func sixteenBitFramesSurviveTheRoundTrip() throws {
         let directory = try TemporaryDirectory()
         let frames = Self.frames(3, as: UInt16.self)
-        #expect(try APNGChecker.frames(Self.write(frames, fps: 10, plays: 1, level: 6, in: directory)) == frames.map { .rgba16($0) })
+        #expect(try APNGChecker.frames(Self.write(frames, fps: 10, plays: 1, options: .standard, in: directory)) == frames.map { .rgba16($0) })
     }
 
     @Test func changedRectanglesPlayAsTheWholeFrames() throws {

@@ -6,7 +6,9 @@ import KiraTestSupport
 @Suite struct PNGRoundTripTests {
     @Test(arguments: [PNGCodec.EncodingOptions.standard, .fast, .init(compressionLevel: 0, filters: .none),
                       .init(compressionLevel: 9, filters: .paeth), .init(compressionLevel: 3, filters: .up),
-                      .init(compressionLevel: 12, filters: .paeth, deflater: .libdeflate)])
+                      .init(compressionLevel: 12, filters: .paeth, deflater: .libdeflate), .animationFrames,
+                      .init(compressionLevel: 0, filters: .none, deflater: .igzip),
+                      .init(compressionLevel: 3, filters: .all, deflater: .igzip)])
     func eightBitRoundTrips(options: PNGCodec.EncodingOptions) throws {
         var image = RGBAImage<UInt8>(width: 37, height: 23)
         for i in image.channels.indices { image.channels[i] = UInt8((i * 31 + i / 7) & 0xFF) }
@@ -21,11 +23,17 @@ import KiraTestSupport
         #expect(decoded == .rgba16(image))
     }
 
-    /// The libdeflate writer (filters in C, PNG chunks by hand) against libpng's reader, and
-    /// against libpng's own writer as the reference: every filter, both depths, odd sizes, noisy
-    /// and smooth rows (so that adaptive filtering picks different types).
-    @Test(arguments: [PNGImageData.RowFilter.none, .sub, .up, .average, .paeth, .adaptive])
-    func libdeflateWriterDecodesWithLibpng(filter: PNGImageData.RowFilter) throws {
+    /// The image-data writer (filters in C, PNG chunks by hand; libdeflate or igzip) against
+    /// libpng's reader, and against libpng's own writer as the reference: every filter, both
+    /// deflaters, both depths, odd sizes, noisy and smooth rows (so that adaptive filtering picks
+    /// different types).
+    @Test(arguments: [PNGImageData.RowFilter.none, .sub, .up, .average, .paeth, .adaptive],
+          [PNGCodec.Deflater.libdeflate, .igzip])
+    func imageDataWriterDecodesWithLibpng(filter: PNGImageData.RowFilter, deflater: PNGCodec.Deflater) throws {
+        func encode<C>(_ image: RGBAImage<C>, region: ImageRegion, level: Int) throws -> [UInt8] {
+            try PNGCodec.encodeImageData(image, region: region, deflater: deflater,
+                                         level: deflater == .igzip ? level % 4 : level, filter: filter)
+        }
         for (width, height) in [(1, 1), (3, 5), (37, 23), (17, 1), (1, 9)] {
             var image8 = RGBAImage<UInt8>(width: width, height: height)
             var image16 = RGBAImage<UInt16>(width: width, height: height)
@@ -37,22 +45,38 @@ import KiraTestSupport
                 image16.channels[i] = UInt16(truncatingIfNeeded: value &* 257 &+ i)
             }
             let whole8 = ImageRegion(x: 0, y: 0, width: width, height: height)
-            let bytes8 = try PNGCodec.encodeWithLibdeflate(image8, region: whole8, level: 6, filter: filter)
+            let bytes8 = try encode(image8, region: whole8, level: 6)
             #expect(try PNGCodec.decode(bytes8) == .rgba8(image8), "8 bit, \(width)×\(height)")
-            let bytes16 = try PNGCodec.encodeWithLibdeflate(image16, region: whole8, level: 1, filter: filter)
+            let bytes16 = try encode(image16, region: whole8, level: 1)
             #expect(try PNGCodec.decode(bytes16) == .rgba16(image16), "16 bit, \(width)×\(height)")
             let reference = try PNGCodec.decode(PNGCodec.encode(image16, options: .init(deflater: .zlib)))
             #expect(try PNGCodec.decode(bytes16) == reference)
             if width > 2 && height > 2 {
                 let inner = ImageRegion(x: 1, y: 1, width: width - 2, height: height - 2)
-                let part = try PNGCodec.encodeWithLibdeflate(image8, region: inner, level: 1, filter: filter)
+                let part = try encode(image8, region: inner, level: 1)
                 #expect(try PNGCodec.decode(part) == PNGCodec.decode(PNGCodec.encode(image8, region: inner, options: .init(deflater: .zlib))))
             }
         }
     }
 
+    /// Noise does not compress: igzip then writes stored blocks, which must fit the room
+    /// `kira_igzip_zlib_compress_bound` leaves (a 4 MB frame, every level) and decode exactly.
+    @Test func igzipStoresIncompressibleFramesWhole() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let image = RGBAImage<UInt8>(width: 1024, height: 1024, channels: (0..<(4 << 20)).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        })
+        let whole = ImageRegion(x: 0, y: 0, width: 1024, height: 1024)
+        for level in 0...3 {
+            let bytes = try PNGCodec.encodeImageData(image, region: whole, deflater: .igzip, level: level, filter: .none)
+            #expect(bytes.count > 4 << 20, "level \(level): noise should not shrink")
+            #expect(try PNGCodec.decode(bytes) == .rgba8(image), "level \(level)")
+        }
+    }
+
     /// Compressions reuse buffers and compressors (``CompressionScratch``): many at once, of
-    /// different sizes and levels, give the bytes each gives alone.
+    /// different sizes, deflaters and levels, give the bytes each gives alone.
     @Test func concurrentCompressionsGiveTheBytesOfSerialOnes() throws {
         let images = (0..<12).map { k in
             RGBAImage<UInt8>(width: 5 + 7 * k, height: 3 + 5 * (k % 4),
@@ -61,7 +85,8 @@ import KiraTestSupport
         @Sendable func compress(_ k: Int) throws -> [UInt8] {
             let image = images[k]
             return try PNGImageData.compress(image, region: ImageRegion(x: 0, y: 0, width: image.width, height: image.height),
-                                             level: k % 3 == 0 ? 1 : 6)
+                                             deflater: k % 3 == 2 ? .igzip : .libdeflate, level: k % 3 == 0 ? 1 : 2,
+                                             filter: .paeth)
         }
         let serial = try images.indices.map(compress)
         let results = Locked([[UInt8]?](repeating: nil, count: images.count))  // a lock TSan sees
@@ -72,15 +97,21 @@ import KiraTestSupport
         #expect(results.withLock { $0 } == serial.map { Optional($0) })
     }
 
-    /// `standard` and `fast` go through the deflaters they say, at both depths.
+    /// `standard`, `fast` and `animationFrames` go through the deflaters they say, at both depths.
     @Test func presetsChooseTheirDeflater() throws {
         let image8 = RGBAImage<UInt8>(width: 9, height: 7, channels: (0..<252).map { UInt8($0 % 251) })
         let image16 = RGBAImage<UInt16>(width: 9, height: 7, channels: (0..<252).map { UInt16($0 * 97) })
         let whole = ImageRegion(x: 0, y: 0, width: 9, height: 7)
-        #expect(try PNGCodec.encode(image8) == PNGCodec.encodeWithLibdeflate(image8, region: whole, level: 6, filter: .adaptive))
-        #expect(try PNGCodec.encode(image8, options: .fast) == PNGCodec.encodeWithLibdeflate(image8, region: whole, level: 1, filter: .up))
+        func imageData<C>(_ image: RGBAImage<C>, _ deflater: PNGCodec.Deflater, _ level: Int, _ filter: PNGImageData.RowFilter) throws -> [UInt8] {
+            try PNGCodec.encodeImageData(image, region: whole, deflater: deflater, level: level, filter: filter)
+        }
+        #expect(try PNGCodec.encode(image8) == imageData(image8, .libdeflate, 6, .adaptive))
+        #expect(try PNGCodec.encode(image8, options: .fast) == imageData(image8, .libdeflate, 1, .up))
+        #expect(try PNGCodec.encode(image8, options: .animationFrames) == imageData(image8, .igzip, 2, .paeth))
+        #expect(try PNGCodec.encode(image16, options: .animationFrames) == imageData(image16, .igzip, 2, .paeth))
+        #expect(try imageData(image8, .igzip, 2, .paeth) != imageData(image8, .libdeflate, 2, .paeth))
         #expect(try PNGCodec.encode(image16) == PNGCodec.encode(image16, options: .init(compressionLevel: 6, filters: .all, deflater: .zlib)))
-        #expect(try PNGCodec.encode(image16, options: .fast) == PNGCodec.encodeWithLibdeflate(image16, region: whole, level: 1, filter: .up))
+        #expect(try PNGCodec.encode(image16, options: .fast) == imageData(image16, .libdeflate, 1, .up))
     }
 
     @Test func depthConversionsAreExactWhereTheyCanBe() {
