@@ -216,7 +216,7 @@ struct Bench {
         }
 
         // An animation to PNG files' bytes: frames rendered in batches (one shading sweep each)
-        // while the previous batch is encoded (`--compression fast`: libdeflate level 1, Up
+        // while the previous batch is encoded (`--compression fast`: igzip level 2, Paeth
         // filter) on other threads; against the same frames encoded one after the other on one
         // thread, the encoder alone (the path keeps its old name, zlib-frames).
         let scenes = (0..<normals.count).map { k in
@@ -232,7 +232,7 @@ struct Bench {
             precondition(counter.bytes > 0)
         }
         // The same frames as `kira animate --apng` encodes them: the changed rectangle of each,
-        // libdeflate, on every core while the next batch renders (the file write left out).
+        // igzip, on every core while the next batch renders (the file write left out).
         if wants("animate-apng") {
             let counter = APNGBytesSink()
             try measure("animate-apng", threads: maxThreads, frames: scenes.count) {

@@ -15,9 +15,9 @@ public struct APNGFrame: Sendable {
 
     /// The whole of `image`, or `region` of it, compressed as `options` say (zlib, which
     /// writes only through libpng, is replaced by libdeflate at the same level;
-    /// ``PNGCodec/EncodingOptions/animationFrames`` has the measurements behind the default).
+    /// ``PNGImageData`` has the measurements behind the default, ``PNGCodec/EncodingOptions/fast``).
     public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil,
-                                 options: PNGCodec.EncodingOptions = .animationFrames)
+                                 options: PNGCodec.EncodingOptions = .fast)
         throws(ImageFileError) -> APNGFrame
     {
         let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
@@ -36,7 +36,7 @@ public struct APNGFrame: Sendable {
     /// `candidates` is a rectangle outside which the two frames are known to be equal
     /// (``RGBAImage/changedRegion(since:candidates:)``).
     public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, candidates: ImageRegion? = nil,
-                                 options: PNGCodec.EncodingOptions = .animationFrames) throws(ImageFileError) -> APNGFrame
+                                 options: PNGCodec.EncodingOptions = .fast) throws(ImageFileError) -> APNGFrame
     {
         guard let previous else { return try encode(image, options: options) }
         let changed = image.changedRegion(since: previous, candidates: candidates)

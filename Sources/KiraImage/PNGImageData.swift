@@ -28,7 +28,7 @@ import CLibDeflate
 /// | **igzip 2, paeth** | **141.1 MB** | 1.58–1.61 s | 2.6 s |
 /// | igzip 2, adaptive | 140.0 MB | 1.57–1.65 s | 2.6–2.7 s |
 ///
-/// Hence the choice (``PNGCodec/EncodingOptions/animationFrames``): **igzip level 2 with the
+/// Hence the choice (``PNGCodec/EncodingOptions/fast``): **igzip level 2 with the
 /// Paeth filter** — no larger than libdeflate level 1 with Up, and the animation 40% faster end
 /// to end; compressing is no longer what limits it (rendering is). libdeflate 2 with Paeth makes
 /// an 11% smaller file for 60% more time; the adaptive filters save 1% for a little more CPU.

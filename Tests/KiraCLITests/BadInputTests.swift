@@ -349,7 +349,7 @@ enum InputFixtures {
             let folder = "output/kill-\(round)"
             try FileManager.default.createDirectory(atPath: workspace.file(folder), withIntermediateDirectories: true)
             _ = try CLIRunner.runKilled(
-                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "60", "--size", "120x120", "--output-dir", folder, "--quiet"],
+                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "240", "--size", "120x120", "--output-dir", folder, "--quiet"],
                 in: workspace.path, after: UInt32.random(in: 100_000...600_000, using: &generator),
                 signal: round % 2 == 0 ? SIGTERM : SIGINT, environment: ["KIRA_NAMED_TEMPORARY_FILES": "1"])
             let left = try FileManager.default.contentsOfDirectory(atPath: workspace.file(folder)).filter { $0.hasPrefix(".") }
@@ -362,7 +362,7 @@ enum InputFixtures {
         let workspace = try Workspace()
         for signal in [SIGTERM, SIGINT] {
             let ended = try CLIRunner.runKilled(
-                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "60", "--size", "300x300", "--threads", "1", "--output-dir", "output", "--quiet"],
+                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "240", "--size", "300x300", "--threads", "1", "--output-dir", "output", "--quiet"],
                 in: workspace.path, after: 700_000, signal: signal, environment: ["KIRA_NAMED_TEMPORARY_FILES": "1"])
             #expect(ended == .uncaughtSignal, "signal \(signal): finished too soon to test")
             #expect(workspace.outputs().allSatisfy { !$0.hasPrefix(".") }, "signal \(signal) left \(workspace.outputs())")

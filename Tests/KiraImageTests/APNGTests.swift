@@ -102,7 +102,7 @@ enum APNGChecker {
 
     /// Writes `frames` through `APNGFileWriter` and returns the file's bytes.
     static func write<C>(_ frames: [RGBAImage<C>], fps: Int = 24, plays: UInt32 = 0, deltas: Bool = false,
-                         options: PNGCodec.EncodingOptions = .animationFrames, in directory: TemporaryDirectory) throws -> [UInt8] {
+                         options: PNGCodec.EncodingOptions = .fast, in directory: TemporaryDirectory) throws -> [UInt8] {
         let path = directory.path + "/a.png"
         let writer = try APNGFileWriter(path: path, width: frames[0].width, height: frames[0].height,
                                         frameCount: frames.count, framesPerSecond: fps, plays: plays)

@@ -35,7 +35,7 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
     @OptionGroup var depth: DepthOptions
 
     @Option(help: ArgumentHelp(
-        "PNG compression: standard (libdeflate level 6, adaptive filters; zlib level 6 at 16 bits) or fast (libdeflate level 1, Up filter: several times faster to write, larger files).",
+        "PNG compression: standard (libdeflate level 6, adaptive filters; zlib level 6 at 16 bits) or fast (igzip level 2, Paeth filter: several times faster to write, larger files).",
         valueName: "standard|fast"))
     var compression: Compression = .standard
 
