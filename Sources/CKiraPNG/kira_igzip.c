@@ -50,9 +50,10 @@ size_t kira_igzip_zlib_compress_bound(size_t size) {
 
 size_t kira_igzip_zlib_compress(kira_igzip_compressor *compressor, const uint8_t *input, size_t size,
                                 uint8_t *output, size_t capacity) {
-    // igzip counts in 32 bits; larger images would need several calls, and an animation frame
-    // or a PNG this size is refused earlier by Kira's memory budget.
-    if (size > UINT32_MAX || capacity > UINT32_MAX) return 0;
+    // igzip counts in 32 bits. A larger image (beyond the default 2 GiB memory budget) fails
+    // here cleanly, as a failed compression; room beyond 4 GiB is never needed, so it is capped.
+    if (size > UINT32_MAX) return 0;
+    if (capacity > UINT32_MAX) capacity = UINT32_MAX;
     // Stateless igzip does not reset all of its state: a stream and level buffer holding stale
     // bytes (a recycled heap block) made a different, also valid, stream of the same input, seen
     // as kira batch and kira render writing different bytes (PNGRoundTripTests reproduces it).

@@ -29,8 +29,8 @@ import CLibDeflate
 /// | igzip 2, adaptive | 140.0 MB | 1.57–1.65 s | 2.6–2.7 s |
 ///
 /// Hence the choice (``PNGCodec/EncodingOptions/fast``): **igzip level 2 with the
-/// Paeth filter** — no larger than libdeflate level 1 with Up, and the animation 40% faster end
-/// to end; compressing is no longer what limits it (rendering is). libdeflate 2 with Paeth makes
+/// Paeth filter** — no larger than libdeflate level 1 with Up, and the animation in 42% less
+/// time end to end; compressing is no longer what limits it (rendering is). libdeflate 2 with Paeth makes
 /// an 11% smaller file for 60% more time; the adaptive filters save 1% for a little more CPU.
 /// (libdeflate 1.14's level 1 is slower than its level 2 on these frames, as the table shows.)
 enum PNGImageData {
