@@ -142,7 +142,7 @@ struct AnimateCommand: ParsableCommand {
         if let outputDirectory {
             try FileIO.makeDirectory(outputDirectory)
         } else if let directory {
-            try OutputPath.makeDirectories(directory)  // the default folder, created with its parents
+            try FileIO.makeDirectories(directory)  // the default folder, created with its parents
         }
         let videoEncoders = try ffmpeg.map { program in
             try videos.encoders(program: program, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,

@@ -20,7 +20,7 @@ struct TexturesCommand: ParsableCommand {
         // As `animate --output-dir`: a given folder is created if missing (its parent must exist);
         // the default one with its parents.
         if self.outputDirectory == nil {
-            try OutputPath.makeDirectories(outputDirectory)
+            try FileIO.makeDirectories(outputDirectory)
         } else {
             try FileIO.makeDirectory(outputDirectory)
         }

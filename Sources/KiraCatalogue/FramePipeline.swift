@@ -151,9 +151,9 @@ final class FramePipeline: @unchecked Sendable {
         let directory = String(output[..<slash])
         if directories.contains(directory) { return nil }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileIO.makeDirectories(directory)
         } catch {
-            return "\(directory): cannot create the folder"
+            return error.description
         }
         directories.insert(directory)
         return nil

@@ -55,14 +55,7 @@ public struct Manifest: Sendable {
             throw ManifestError(path: path, reason: "not UTF-8 text")
         }
         let rows = try parse(text, format: format, name: path, columns: columns, required: required)
-        return Manifest(path: path, directory: parentDirectory(of: path), format: format, rows: rows)
-    }
-
-    /// The folder of `path`: `.` for a bare name.
-    static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let parent = path[..<slash]
-        return parent.isEmpty ? "/" : String(parent)
+        return Manifest(path: path, directory: FileIO.parentDirectory(of: path), format: format, rows: rows)
     }
 
     public static func format(ofPath path: String) -> Format? {

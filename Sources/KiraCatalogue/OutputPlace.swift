@@ -27,7 +27,7 @@ enum OutputPlace: Hashable {
     /// path seen (a catalogue puts many outputs in few folders).
     init(_ path: String, folders: inout [String: OutputPlace]) {
         let target = Self.realPath(path) ?? path
-        let parent = Manifest.parentDirectory(of: target)
+        let parent = FileIO.parentDirectory(of: target)
         let name = String(target.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         let folder: OutputPlace
         if let known = folders[parent] {
@@ -58,7 +58,7 @@ enum OutputPlace: Hashable {
             if PathBytes.withCString(current, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
                 return .below(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), rest: normalised(rest))
             }
-            let parent = Manifest.parentDirectory(of: current)
+            let parent = FileIO.parentDirectory(of: current)
             guard parent != current else { return .unresolved(Manifest.normalised(path)) }
             let last = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
             rest.insert(last, at: 0)

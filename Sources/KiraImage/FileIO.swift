@@ -91,8 +91,19 @@ public enum FileIO {
     public static func makeDirectory(_ path: String) throws(ImageFileError) {
         if PathBytes.withCString(path, { mkdir($0, 0o777) }) == 0 { return }
         let code = errno
-        if code == EEXIST, isDirectory(path) { return }
+        if code == EEXIST {
+            if isDirectory(path) { return }
+            throw ImageFileError(path: path, reason: "cannot create the directory: a file of that name is in the way")
+        }
         throw ImageFileError(path: path, reason: "cannot create the directory (\(errorText(code)))")
+    }
+
+    /// Creates the directory `path` and its missing parents, as `mkdir -p` does; other processes
+    /// creating some of them at the same moment is success.
+    package static func makeDirectories(_ path: String) throws(ImageFileError) {
+        if path.isEmpty || path == "." || path == "/" || isDirectory(path) { return }
+        try makeDirectories(parentDirectory(of: path))
+        try makeDirectory(path)
     }
 
     /// How `path` is named in messages: `-` is "standard input/output".
@@ -100,7 +111,8 @@ public enum FileIO {
         path == standardStream ? (output ? "standard output" : "standard input") : path
     }
 
-    static func parentDirectory(of path: String) -> String {
+    /// The directory holding `path`: `.` for a bare name, `/` for a name at the root.
+    package static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = path[..<slash]
         return parent.isEmpty ? "/" : String(parent)

@@ -64,6 +64,18 @@ import Testing
         #expect(throws: ImageFileError.self) { try FileIO.makeDirectory(directory.path + "/no/such") }
     }
 
+    @Test func makeDirectoriesCreatesParentsAndStopsAtAFile() throws {
+        let directory = try TemporaryDirectory()
+        try FileIO.makeDirectories(directory.path + "/a/b//c/")
+        #expect(FileIO.isDirectory(directory.path + "/a/b/c"))
+        try FileIO.makeDirectories(directory.path + "/a/b/c")  // all there: success
+        close(open(directory.path + "/file", O_CREAT | O_WRONLY, 0o644))
+        #expect(throws: ImageFileError.self) { try FileIO.makeDirectories(directory.path + "/file/d") }
+        #expect(FileIO.parentDirectory(of: "card.png") == ".")
+        #expect(FileIO.parentDirectory(of: "/card.png") == "/")
+        #expect(FileIO.parentDirectory(of: "out/cards/card.png") == "out/cards")
+    }
+
     /// The termination handler removes a remembered temporary file, and the process still ends
     /// by the signal. Run in a child process: after fork only async-signal-safe C is called.
     /// Not under ThreadSanitizer: in a child forked from the multi-threaded test runner its

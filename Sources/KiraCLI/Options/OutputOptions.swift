@@ -57,7 +57,7 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
             try OutputPath.checkFolder(of: output)
             return output
         }
-        try OutputPath.makeDirectories(OutputPath.parent(of: Default.path))
+        try FileIO.makeDirectories(FileIO.parentDirectory(of: Default.path))
         return Default.path
     }
 
@@ -81,24 +81,9 @@ enum OutputPath {
     /// `-` (standard output) has none.
     static func checkFolder(of path: String) throws {
         guard path != FileIO.standardStream else { return }
-        let folder = parent(of: path)
+        let folder = FileIO.parentDirectory(of: path)
         guard FileIO.isDirectory(folder) else {
             throw InputError("\(path): cannot create a file in \(folder): no such directory (Kira creates only its default output folders)")
-        }
-    }
-
-    /// The folder holding `path` ("." for a bare name).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// Creates `path` and its missing parents (`mkdir -p`), for the commands' default outputs.
-    static func makeDirectories(_ path: String) throws {
-        if path.isEmpty || path == "." || FileIO.isDirectory(path) { return }
-        try makeDirectories(parent(of: path))
-        guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
-            throw InputError("\(path): cannot create the directory (\(String(cString: strerror(errno))))")
         }
     }
 }
