@@ -6,6 +6,8 @@
 #
 #   Benchmarks/batch-vs-render.sh [standard|fast] [runs]     (from the package's root)
 #
+# KEEP_WORK=1 keeps the scratch folder (its path is printed) to profile or re-time by hand.
+#
 # Needs hyperfine (Debian: hyperfine) and a release build (swift build -c release).
 set -euo pipefail
 compression="${1:-standard}"
@@ -13,7 +15,7 @@ runs="${2:-3}"
 kira="$(pwd)/.build/release/kira"
 [ -x "$kira" ] || { echo "build first: swift build -c release" >&2; exit 2; }
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] && echo "kept $work" || rm -rf "$work"' EXIT
 
 cd "$work"
 mkdir -p textures && "$kira" textures --output-dir textures >/dev/null
