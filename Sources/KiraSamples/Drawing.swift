@@ -189,30 +189,39 @@ func starVertices(center: Point, outer: Float, inner: Float, points: Int, rotati
 // MARK: - Canvas
 
 /// A floating-point canvas of premultiplied RGBA, addressed in card millimetres.
+///
+/// A canvas may hold only a band of the card's rows (``rows``): drawing the same design on the
+/// bands and stacking them gives the same pixels as one canvas, because every pixel is computed
+/// from its own position alone. That is how ``SampleCard`` draws on all cores.
 struct Canvas {
     static let cardSize = Point(63, 88)
 
     let width: Int
     let height: Int
+    /// The rows of the `width`×`height` card this canvas holds; fills outside them do nothing.
+    let rows: Range<Int>
     /// Millimetres per pixel on each axis; the two differ when a caller asks for a stretched card.
     let mmPerPixel: Point
     /// Turns a distance in millimetres into one in pixels. The coarser axis is used so an edge is
     /// never sharper than a pixel in either direction.
     let pixelsPerMM: Float
-    /// Premultiplied RGBA, rows top to bottom.
+    /// Premultiplied RGBA of ``rows``, top to bottom.
     private(set) var pixels: [SIMD4<Float>]
     /// Every fill is intersected with this shape (art inside the art window, for instance).
     var clip: RoundedRect?
 
-    init(width: Int, height: Int, background: Color = .zero) {
+    init(width: Int, height: Int, rows: Range<Int>? = nil, background: Color = .zero) {
         precondition(width > 0 && height > 0, "a sample card needs at least one pixel")
+        let rows = rows ?? 0..<height
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows outside the card")
         self.width = width
         self.height = height
+        self.rows = rows
         mmPerPixel = Canvas.cardSize / Point(Float(width), Float(height))
         pixelsPerMM = 1 / max(mmPerPixel.x, mmPerPixel.y)
         let premultiplied = SIMD4(background.x * background.w, background.y * background.w,
                                   background.z * background.w, background.w)
-        pixels = Array(repeating: premultiplied, count: width * height)
+        pixels = Array(repeating: premultiplied, count: width * rows.count)
     }
 
     /// The size of one pixel in millimetres, for sizes that must not vanish on small canvases.
@@ -237,7 +246,8 @@ struct Canvas {
         let hi = (bounds.max + margin) / mmPerPixel + half
         guard lo.x < hi.x, lo.y < hi.y else { return }
         let x0 = Int(max(lo.x.rounded(.down), 0)), x1 = Int(min(hi.x.rounded(.up), Float(width)))
-        let y0 = Int(max(lo.y.rounded(.down), 0)), y1 = Int(min(hi.y.rounded(.up), Float(height)))
+        let y0 = max(Int(max(lo.y.rounded(.down), 0)), rows.lowerBound)
+        let y1 = min(Int(min(hi.y.rounded(.up), Float(height))), rows.upperBound)
         guard x0 < x1, y0 < y1 else { return }
         // The skipped pixels: those lying wholly inside the shrunk hole.
         var holeX = 0..<0, holeY = 0..<0
@@ -251,6 +261,7 @@ struct Canvas {
         }
         // Locals, because the loop below holds exclusive access to `pixels`.
         let clip = clip, pixelsPerMM = pixelsPerMM, width = width, mmPerPixel = mmPerPixel
+        let firstRow = rows.lowerBound
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in y0..<y1 {
                 let inHoleRow = holeY.contains(y)
@@ -263,7 +274,7 @@ struct Canvas {
                     let c = paint(p)
                     let a = clamp01(c.w) * coverage
                     if a <= 0 { continue }
-                    let i = y * width + x
+                    let i = (y - firstRow) * width + x
                     buffer[i] = SIMD4(c.x * a, c.y * a, c.z * a, a) + buffer[i] * (1 - a)
                 }
             }
@@ -287,37 +298,33 @@ struct Canvas {
         stroke(rect, width: width, paint: { _ in color })
     }
 
-    /// The canvas as 8-bit straight-alpha RGBA; pixels whose alpha rounds to zero come out all zero.
-    func image() -> RGBAImage<UInt8> {
-        var image = RGBAImage<UInt8>(width: width, height: height)
-        image.channels.withUnsafeMutableBufferPointer { out in
-            for (i, p) in pixels.enumerated() {
-                let alpha = quantize(p.w)
-                guard alpha > 0 else { continue }
-                let a = clamp01(p.w)
-                out[4 * i] = quantize(p.x / a)
-                out[4 * i + 1] = quantize(p.y / a)
-                out[4 * i + 2] = quantize(p.z / a)
-                out[4 * i + 3] = alpha
-            }
+    /// The canvas's pixels (``rows`` only) as 8-bit straight-alpha RGBA; pixels whose alpha
+    /// rounds to zero come out all zero.
+    func rgba8() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 4 * pixels.count)
+        for (i, p) in pixels.enumerated() {
+            let alpha = quantize(p.w)
+            guard alpha > 0 else { continue }
+            let a = clamp01(p.w)
+            out[4 * i] = quantize(p.x / a)
+            out[4 * i + 1] = quantize(p.y / a)
+            out[4 * i + 2] = quantize(p.z / a)
+            out[4 * i + 3] = alpha
         }
-        return image
+        return out
     }
 
-    /// The canvas as an opaque grey image, for masks painted in greys over opaque black: the red
-    /// channel is taken as the level.
-    func greyImage() -> RGBAImage<UInt8> {
-        var image = RGBAImage<UInt8>(width: width, height: height)
-        image.channels.withUnsafeMutableBufferPointer { out in
-            for (i, p) in pixels.enumerated() {
-                let v = quantize(p.x)
-                out[4 * i] = v
-                out[4 * i + 1] = v
-                out[4 * i + 2] = v
-                out[4 * i + 3] = 255
-            }
+    /// The canvas's pixels (``rows`` only) as opaque 8-bit grey RGBA, for masks painted in greys
+    /// over opaque black: the red channel is taken as the level.
+    func grey8() -> [UInt8] {
+        var out = [UInt8](repeating: 255, count: 4 * pixels.count)
+        for (i, p) in pixels.enumerated() {
+            let v = quantize(p.x)
+            out[4 * i] = v
+            out[4 * i + 1] = v
+            out[4 * i + 2] = v
         }
-        return image
+        return out
     }
 }
 

@@ -17,44 +17,40 @@ public enum SampleCard {
     ///
     /// The art is kept to mid and dark tones because the holo shine is added on top of it.
     public static func front(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
-        var canvas = Canvas(width: width, height: height)
-        drawFront(on: &canvas, layout: CardLayout(canvas))
-        return canvas.image()
+        Canvas.image(width: width, height: height) { canvas in drawFront(on: &canvas, layout: CardLayout(canvas)) }
     }
 
     /// The card back: a deep blue design symmetric about both axes except for a small mark in
     /// the top-left corner, which shows whether the back is drawn mirrored.
     public static func back(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
-        var canvas = Canvas(width: width, height: height)
-        drawBack(on: &canvas, layout: CardLayout(canvas))
-        return canvas.image()
+        Canvas.image(width: width, height: height) { canvas in drawBack(on: &canvas, layout: CardLayout(canvas)) }
     }
 
     /// The holo mask for ``front(width:height:)``: opaque grey, white where the shine shows
     /// (the art window and the frame border) and black elsewhere, including outside the corners.
     public static func mask(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
-        var canvas = Canvas(width: width, height: height, background: .hex(0x000000))
-        let layout = CardLayout(canvas)
-        let white = Color.hex(0xFFFFFF)
-        let card = layout.card, panel = layout.panel, art = layout.art
-        canvas.fill(card.box, excluding: panel.innerBox, shape: { max(card.distance($0), -panel.distance($0)) },
-                    color: white)
-        canvas.fill(art.box, shape: art.distance, color: white)
-        return canvas.greyImage()
+        Canvas.image(width: width, height: height, background: .hex(0x000000), grey: true) { canvas in
+            let layout = CardLayout(canvas)
+            let white = Color.hex(0xFFFFFF)
+            let card = layout.card, panel = layout.panel, art = layout.art
+            canvas.fill(card.box, excluding: panel.innerBox, shape: { max(card.distance($0), -panel.distance($0)) },
+                        color: white)
+            canvas.fill(art.box, shape: art.distance, color: white)
+        }
     }
 
     /// The holo mask for ``back(width:height:)``: the shine shows on the navy border and the
     /// medallion's ellipse, nowhere else.
     public static func backMask(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
-        var canvas = Canvas(width: width, height: height, background: .hex(0x000000))
-        let card = CardLayout(canvas).card
-        let panel = backPanel(card)
-        let white = Color.hex(0xFFFFFF)
-        canvas.fill(card.box, shape: { max(card.distance($0), -panel.distance($0)) }, color: white)
-        let radii = backMedallionRadii
-        canvas.fill(Box(center: .zero, halfSize: radii + 1),
-                    shape: { SDF.ellipse($0, center: .zero, radii: radii) }, color: white)
-        return canvas.greyImage()
+        Canvas.image(width: width, height: height, background: .hex(0x000000), grey: true) { canvas in
+            let card = CardLayout(canvas).card
+            let panel = backPanel(card)
+            let white = Color.hex(0xFFFFFF)
+            canvas.fill(card.box, shape: { max(card.distance($0), -panel.distance($0)) }, color: white)
+            let radii = backMedallionRadii
+            canvas.fill(Box(center: .zero, halfSize: radii + 1),
+                        shape: { SDF.ellipse($0, center: .zero, radii: radii) }, color: white)
+        }
     }
 }
 

@@ -13,6 +13,19 @@ import Testing
         }
     }
 
+    /// The designs are drawn in bands of rows at once; the pixels must not depend on the bands.
+    @Test func bandsDrawTheSamePixelsAsOneCanvas() {
+        for (w, h) in [(630, 880), (64, 90), (9, 5)] {
+            for design in [SampleCard.drawFront, SampleCard.drawBack] {
+                let whole = Canvas.image(width: w, height: h, bands: 1) { design(&$0, CardLayout($0)) }
+                for bands in [2, 3, 16, h] {
+                    #expect(Canvas.image(width: w, height: h, bands: bands) { design(&$0, CardLayout($0)) } == whole,
+                            "\(w)×\(h), \(bands) bands")
+                }
+            }
+        }
+    }
+
     @Test func masksAreOpaqueGrayWithShineAndShade() {
         for mask in [SampleCard.mask(width: 64, height: 90), SampleCard.backMask(width: 64, height: 90)] {
             var values = Set<UInt8>()
