@@ -90,7 +90,8 @@ let targets: [Target] = [
         pkgConfig: "libcrypto",
         providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
-    // libdeflate, the system library: APNG frames compress with it (faster than zlib, smaller).
+    // libdeflate, the system library: standard 8-bit PNGs compress with it (faster than zlib,
+    // smaller), and it sums the CRC-32 of the chunks Kira writes itself.
     .systemLibrary(
         name: "CLibDeflate",
         pkgConfig: "libdeflate",

@@ -50,18 +50,22 @@ size_t kira_igzip_zlib_compress_bound(size_t size) {
 
 size_t kira_igzip_zlib_compress(kira_igzip_compressor *compressor, const uint8_t *input, size_t size,
                                 uint8_t *output, size_t capacity) {
-    // igzip counts in 32 bits. A larger image (beyond the default 2 GiB memory budget) fails
-    // here cleanly, as a failed compression; room beyond 4 GiB is never needed, so it is capped.
+    // igzip counts in 32 bits: more input fails cleanly, as a failed compression (only a library
+    // caller can get there; the CLI's largest image, 16384² at 16 bits, is about 2 GiB). More
+    // room than 4 GiB is capped: a stream that needs it fails cleanly too.
     if (size > UINT32_MAX) return 0;
     if (capacity > UINT32_MAX) capacity = UINT32_MAX;
-    // Stateless igzip does not reset all of its state: a stream and level buffer holding stale
-    // bytes (a recycled heap block) made a different, also valid, stream of the same input, seen
-    // as kira batch and kira render writing different bytes (PNGRoundTripTests reproduces it).
-    // Zeroed first, the same input always compresses to the same bytes, for a few microseconds.
+    // isal_deflate_stateless_init does not set every field the compression reads: a stale
+    // `hist_bits` (seen with 1 or 2 in it; it narrows the match window) made a different, also
+    // valid, stream of the same input, as when the compressor's heap block had been another
+    // row's — seen as kira batch and kira render writing different bytes (PNGRoundTripTests
+    // reproduces it). The whole stream and level buffer are zeroed (a few microseconds), and
+    // `hist_bits` is set explicitly so that trimming the memset cannot bring the fault back.
     struct isal_zstream *stream = &compressor->stream;
     memset(stream, 0, sizeof *stream);
     memset(compressor->level_buffer, 0, compressor->level_buffer_size);
     isal_deflate_stateless_init(stream);
+    stream->hist_bits = 0;  // the whole 32 KiB window, igzip's default
     stream->level = (uint32_t)compressor->level;
     stream->level_buf = compressor->level_buffer;
     stream->level_buf_size = compressor->level_buffer_size;

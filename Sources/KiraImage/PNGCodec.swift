@@ -69,6 +69,11 @@ public enum PNGCodec {
             self.sixteenBitDeflater = sixteenBitDeflater ?? deflater
         }
 
+        /// The deflater for images of `bitDepth` bits a channel.
+        func deflater(bitDepth: Int) -> Deflater {
+            bitDepth == 16 ? sixteenBitDeflater : deflater
+        }
+
         // Measured with a C harness (libpng 1.6 + zlib as Kira wrote before, against Kira's row
         // filters + libdeflate 1.x; the fastest of 3 runs, one thread, load 8–9 from other builds,
         // so times are ±30%; sizes are exact). "adaptive" is libpng's per-row heuristic (smallest
@@ -211,8 +216,7 @@ public enum PNGCodec {
         let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
         precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= image.width
                          && region.y + region.height <= image.height, "the region must lie inside the image")
-        let deflater = C.bitDepth == 16 ? options.sixteenBitDeflater : options.deflater
-        if deflater != .zlib {
+        if options.deflater(bitDepth: C.bitDepth) != .zlib {
             return try encodeImageData(image, region: region, options: options)
         }
         var output = kira_png_buffer()
@@ -237,9 +241,8 @@ public enum PNGCodec {
     static func encodeImageData<C>(_ image: RGBAImage<C>, region: ImageRegion, options: EncodingOptions)
         throws(ImageFileError) -> [UInt8]
     {
-        let deflater = C.bitDepth == 16 ? options.sixteenBitDeflater : options.deflater
-        return try encodeImageData(image, region: region, deflater: deflater, level: options.compressionLevel,
-                                   filter: PNGImageData.RowFilter(options.filters))
+        try encodeImageData(image, region: region, deflater: options.deflater(bitDepth: C.bitDepth),
+                            level: options.compressionLevel, filter: PNGImageData.RowFilter(options.filters))
     }
 
     /// ``encodeImageData(_:region:options:)`` with `deflater` (libdeflate or igzip), `level` and

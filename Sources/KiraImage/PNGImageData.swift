@@ -75,7 +75,7 @@ enum PNGImageData {
     static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, options: PNGCodec.EncodingOptions)
         throws(ImageFileError) -> [UInt8]
     {
-        let deflater = C.bitDepth == 16 ? options.sixteenBitDeflater : options.deflater
+        let deflater = options.deflater(bitDepth: C.bitDepth)
         return try compress(image, region: region, deflater: deflater == .zlib ? .libdeflate : deflater,
                             level: options.compressionLevel, filter: RowFilter(options.filters))
     }
@@ -94,6 +94,10 @@ enum PNGImageData {
         let total = filteredRow * region.height
         precondition(deflater != .zlib, "zlib compresses through libpng (PNGCodec)")
         let level = Int32(min(max(level, 0), deflater == .igzip ? 3 : 12))
+        // igzip counts bytes in 32 bits; said before the buffers are taken.
+        if deflater == .igzip, total > Int(UInt32.max) {
+            throw ImageFileError(path: "<encoder>", reason: "igzip compresses at most 4 GiB of image data; this region has \(total >> 20) MiB")
+        }
         guard let scratch = CompressionScratch.take(deflater: deflater, level: level, filtered: total) else {
             throw ImageFileError(path: "<encoder>", reason: "out of memory")
         }

@@ -78,8 +78,10 @@ import KiraTestSupport
     }
 
     /// igzip's output depends on its input alone: a compressor whose memory held stale bytes, as
-    /// a recycled heap block does, compresses to the bytes a zeroed one does (without zeroing,
-    /// this pattern changed the stream).
+    /// a recycled heap block does, compresses to the bytes a zeroed one does. Without the
+    /// wrapper's zeroing and its setting of `hist_bits`, words 1 and 2 change this stream
+    /// (checked): they land in the stream's `hist_bits`, which `isal_deflate_stateless_init`
+    /// leaves as it finds it (ISA-L 2.30); the other two words change nothing there.
     @Test func igzipIgnoresStaleMemory() throws {
         let width = 256, height = 96
         let input = (0..<(height * (4 * width + 1))).map { i -> UInt8 in

@@ -17,10 +17,11 @@ typedef struct kira_igzip_compressor kira_igzip_compressor;
 /// One compression at a time may use it.
 kira_igzip_compressor *kira_igzip_alloc_compressor(int level);
 
+/// Frees a compressor from `kira_igzip_alloc_compressor` (NULL is allowed).
 void kira_igzip_free_compressor(kira_igzip_compressor *compressor);
 
-/// Fills the compressor's working memory with 16-bit `word`s, as a recycled heap block might
-/// be: for the test that its output does not depend on what that memory held.
+/// For tests only: fills the compressor's working memory with 16-bit `word`s, as a recycled
+/// heap block might be, for the test that its output does not depend on what that memory held.
 void kira_igzip_fill_state(kira_igzip_compressor *compressor, uint16_t word);
 
 /// The most bytes `kira_igzip_zlib_compress` may write for `size` bytes of input.
