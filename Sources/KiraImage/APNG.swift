@@ -15,7 +15,7 @@ public struct APNGFrame: Sendable {
 
     /// The whole of `image`, or `region` of it, compressed as `options` say (zlib, which
     /// writes only through libpng, is replaced by libdeflate at the same level;
-    /// ``PNGImageData`` has the measurements behind the default, ``PNGCodec/EncodingOptions/fast``).
+    /// `Sources/KiraImage/PNGImageData.swift` has the measurements behind the default, ``PNGCodec/EncodingOptions/fast``).
     public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil,
                                  options: PNGCodec.EncodingOptions = .fast)
         throws(ImageFileError) -> APNGFrame
