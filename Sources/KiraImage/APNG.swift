@@ -14,8 +14,8 @@ public struct APNGFrame: Sendable {
     let header: [UInt8]
 
     /// The whole of `image`, or `region` of it, compressed as `options` say (zlib, which
-    /// writes only through libpng, is replaced by libdeflate at the same level;
-    /// `Sources/KiraImage/PNGImageData.swift` has the measurements behind the default, ``PNGCodec/EncodingOptions/fast``).
+    /// writes only through libpng, is replaced by libdeflate at the same level). The measurements
+    /// behind the default, ``PNGCodec/EncodingOptions/fast``, are in `PNGImageData.swift`.
     public static func encode<C>(_ image: RGBAImage<C>, region: ImageRegion? = nil,
                                  options: PNGCodec.EncodingOptions = .fast)
         throws(ImageFileError) -> APNGFrame
