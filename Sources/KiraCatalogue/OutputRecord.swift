@@ -47,7 +47,7 @@ public struct OutputRecord: Codable, Sendable, Equatable {
     /// record says.
     public func isUpToDate(output path: String) -> Bool {
         guard let stored = Self.read(for: path), stored.sameInputs(as: self) else { return false }
-        guard let bytes = try? FileIO.read(path) else { return false }
+        guard let bytes = FileIO.readRegularFile(path) else { return false }
         return ContentHash.sha256(bytes) == stored.output
     }
 
@@ -65,12 +65,15 @@ public struct OutputRecord: Codable, Sendable, Equatable {
         guard let data = try? encoder.encode(record) else {
             throw ImageFileError(path: Self.path(for: output), reason: "cannot encode the record")
         }
-        try FileIO.writeAtomically(Array(data) + [UInt8(ascii: "\n")], to: Self.path(for: output))
+        // Replaced, never written through: a link planted under the record's name must not
+        // make the batch overwrite the file it points to.
+        try FileIO.replaceAtomically(Array(data) + [UInt8(ascii: "\n")], at: Self.path(for: output))
     }
 
-    /// The stored record of `output`, if there is a readable one.
+    /// The stored record of `output`, if there is a readable one: a regular file, not a link (a
+    /// FIFO under its name must not hang the batch).
     public static func read(for output: String) -> OutputRecord? {
-        guard let bytes = try? FileIO.read(path(for: output)), bytes.count < 1 << 20 else { return nil }
+        guard let bytes = FileIO.readRegularFile(path(for: output), limit: 1 << 20, followLinks: false) else { return nil }
         return try? JSONDecoder().decode(OutputRecord.self, from: Data(bytes))
     }
 }

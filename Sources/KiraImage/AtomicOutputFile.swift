@@ -30,11 +30,13 @@ package final class AtomicOutputFile {
     private var slot: Int32 = -1  // its cleanup slot (removed on SIGINT/SIGTERM/SIGHUP)
     private var committed = false
 
-    /// Starts the file that ``commit()`` will place at `path`.
+    /// Starts the file that ``commit()`` will place at `path`. With `replacing`, anything at
+    /// `path` but a directory (a symbolic link, a FIFO, a device) is renamed over, never written
+    /// through: for files Kira names itself (``FileIO/replaceAtomically(_:at:)``).
     ///
     /// - Throws: ``ImageFileError`` when `path` names a directory, a block device or a socket,
     ///   a symbolic link to nothing, or a place that cannot take a new file.
-    package init(path: String) throws(ImageFileError) {
+    package init(path: String, replacing: Bool = false) throws(ImageFileError) {
         self.path = path
         if path == FileIO.standardStream {
             (target, fd, inPlace, mode) = (path, dup(1), true, nil)
@@ -43,7 +45,7 @@ package final class AtomicOutputFile {
         }
         var resolved = path
         var status = stat()
-        if PathBytes.withCString(path, { lstat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+        if !replacing, PathBytes.withCString(path, { lstat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
             guard let real = FileIO.realPath(path) else {
                 throw ImageFileError(path: path, reason: "is a symbolic link to a missing file")
             }
@@ -51,7 +53,18 @@ package final class AtomicOutputFile {
         }
         target = resolved
         var replacedMode: mode_t?
-        if PathBytes.withCString(resolved, { stat($0, &status) }) == 0 {
+        if replacing {
+            // lstat: the entry itself, which the rename in commit() replaces whatever it is.
+            if PathBytes.withCString(path, { lstat($0, &status) }) == 0 {
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: throw ImageFileError(path: path, reason: "is a directory, not a file")
+                case S_IFREG: replacedMode = status.st_mode & 0o7777
+                default: break
+                }
+            } else if errno != ENOENT {
+                throw ImageFileError(path: path, reason: "cannot write: \(FileIO.errorText(errno))")
+            }
+        } else if PathBytes.withCString(resolved, { stat($0, &status) }) == 0 {
             switch status.st_mode & S_IFMT {
             case S_IFREG: replacedMode = status.st_mode & 0o7777
             case S_IFCHR, S_IFIFO:

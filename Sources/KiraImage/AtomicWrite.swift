@@ -33,6 +33,17 @@ extension FileIO {
         try file.commit()
     }
 
+    /// Writes `bytes` to `path`, a file Kira names itself (`kira batch`'s records): as
+    /// ``writeAtomically(_:to:)`` does a regular file, but whatever else is at `path` — a
+    /// symbolic link, a FIFO, a device — is replaced, never written through or into, so that a
+    /// link planted under that name cannot make Kira overwrite another file. A directory there
+    /// is refused.
+    package static func replaceAtomically(_ bytes: [UInt8], at path: String) throws(ImageFileError) {
+        let file = try AtomicOutputFile(path: path, replacing: true)
+        try file.write(bytes)
+        try file.commit()
+    }
+
     /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of writes under way before
     /// the process ends (with the signal, as it would have). Signals the parent process set to
     /// be ignored stay ignored; a handler already installed runs after this one (handlers that

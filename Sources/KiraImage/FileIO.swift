@@ -50,6 +50,22 @@ public enum FileIO {
         }
     }
 
+    /// The bytes of `path` if it is a regular file of at most `limit` bytes, else nil (missing,
+    /// unreadable, too large, or a FIFO, device or directory). Never blocks on a FIFO: for files
+    /// Kira only looks into, such as `kira batch`'s records, which a planted FIFO must not hang.
+    /// With `followLinks` false a symbolic link is not followed (nil).
+    package static func readRegularFile(_ path: String, limit: Int = maxReadSize, followLinks: Bool = true) -> [UInt8]? {
+        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW)
+        let fd = PathBytes.withCString(path) { open($0, flags) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) <= limit else {
+            return nil
+        }
+        return try? readAll(fd, name: path, expected: Int(status.st_size))
+    }
+
     /// Reads `fd` to its end: `expected` bytes of a regular file (fewer if it shrinks), or a
     /// stream in growing steps, refused beyond ``maxReadSize``.
     private static func readAll(_ fd: Int32, name: String, expected: Int?) throws(ImageFileError) -> [UInt8] {

@@ -171,6 +171,36 @@ import Testing
                 == Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/out/card1/tilt3.png"))))
     }
 
+    /// A record's name is Kira's own: a symbolic link planted there is replaced, not written
+    /// through (it overwrote the file it pointed to), and a FIFO there neither hangs the batch
+    /// nor receives the record.
+    @Test func plantedLinksAndFIFOsAsRecordsAreReplaced() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 1, tilts: 2)
+        #expect(try workspace.run("batch", "cat/cards.csv").status == 0)
+        let victim = workspace.file("victim.txt")
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: victim))
+        let linked = workspace.file("cat/" + OutputRecord.path(for: outputs[0]))
+        let fifo = workspace.file("cat/" + OutputRecord.path(for: outputs[1]))
+        for record in [linked, fifo] { unlink(record) }
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: victim)
+        #expect(mkfifo(fifo, 0o644) == 0)
+
+        let process = try CLIRunner.start(["batch", "cat/cards.csv"], in: workspace.path)
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        // A hung batch is the failure; the checks after it would hang too.
+        try #require(process.terminationReason == .exit && process.terminationStatus == 0, "the batch hung or failed")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+        for record in [linked, fifo] {
+            let type = try FileManager.default.attributesOfItem(atPath: record)[.type] as? FileAttributeType
+            #expect(type == .typeRegular, "\(record) is \(String(describing: type))")
+        }
+        #expect(try Self.summary(try workspace.run("batch", "cat/cards.csv", "--json")).skipped == 2)
+    }
+
     /// Changed art is rendered again, unchanged art is not.
     @Test func aChangedTextureRendersItsRowsAgain() throws {
         let workspace = try Workspace()
