@@ -36,6 +36,17 @@ import Testing
         }
     }
 
+    /// A tall, narrow canvas gives a sheet of bounded size (it was 632 × 160034 and took 42 s),
+    /// one Kira can read back.
+    @Test func sheetOfTallNarrowCanvasIsBounded() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run(card: "animate", "--preset", "seed002-flip", "--fps", "2", "--size", "5x4000",
+                                       "--sheet", "output/sheet.png", "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        let sheet = try PNGCodec.read(workspace.file("output/sheet.png"))
+        #expect(sheet.width <= 8 + 6 * 208 && sheet.height <= 8 + 4 * (4 * 200 + 18 + 8), "\(sheet.width) × \(sheet.height)")
+    }
+
     @Test func framesEqualSingleRenders() throws {
         let workspace = try Workspace()
         #expect(try workspace.run(card: "animate", "--preset", "seed002-flip", "--fps", "4", "--size", "70x90", "--output-dir", "output/f").status == 0)
