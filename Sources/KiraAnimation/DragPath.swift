@@ -74,9 +74,9 @@ public struct DragPath: Sendable, Equatable {
     // MARK: Files
 
     /// Reads `time,dx,dy` lines (an optional header line, `#` comments), or a JSON array of
-    /// objects with `time` (or `t`), `dx` and `dy`. A UTF-8 byte order mark at the start is
-    /// skipped. Numbers are read exactly (digits, sign, point, exponent; nothing else, not even
-    /// a NUL); anything else is refused with its line number.
+    /// objects with `time` (or `t`), `dx` and `dy`, read strictly as JSON. A UTF-8 byte order mark
+    /// at the start is skipped. Numbers are read exactly (digits, sign, point, exponent; nothing
+    /// else, not even a NUL); anything else is refused with its line number.
     public init(text: String, name: String) throws(DragPathError) {
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let leading = text.prefix { $0.isWhitespace }
@@ -112,44 +112,147 @@ public struct DragPath: Sendable, Equatable {
         return samples
     }
 
-    /// A small JSON reader for an array of flat objects with number values: all this format needs.
-    /// `firstLine` is the line the array starts on, for messages.
+    /// Reads exactly JSON's grammar (RFC 8259) for this format: an array of objects whose keys are
+    /// strings and whose values are numbers, nothing after the array. Anything else – a missing or
+    /// extra comma, unquoted keys, stray words, a NUL, an array where an object belongs – is refused
+    /// with its line. `firstLine` is the line the array starts on, for messages.
+    ///
+    /// Hand-written rather than Foundation's decoders on purpose: this module, like the rest of the
+    /// `Kira` library, does not link Foundation, and neither decoder says where the error is as the
+    /// README promises (`JSONDecoder` says only "not valid JSON"; `JSONSerialization` gives a
+    /// character offset). The grammar is small enough to follow to the letter; escapes in keys are
+    /// the one part of JSON left out (no key of this format needs one), and are refused.
     static func parseJSON(_ text: String, name: String, firstLine: Int = 1) throws(DragPathError) -> [Sample] {
-        var samples: [Sample] = []
-        let body = text.trimmingWhitespace
-        guard body.hasPrefix("["), body.hasSuffix("]") else { throw DragPathError("\(name):\(firstLine): expected a JSON array") }
-        let inner = body.dropFirst().dropLast()
-        var objects: [(text: Substring, line: Int)] = []
-        var depth = 0, start: Substring.Index?, line = firstLine, startLine = firstLine
-        for index in inner.indices {
-            switch inner[index] {
-            case "{":
-                if depth == 0 { (start, startLine) = (inner.index(after: index), line) }
-                depth += 1
-            case "}":
-                depth -= 1
-                if depth == 0, let s = start { objects.append((inner[s..<index], startLine)) }
-                if depth < 0 { throw DragPathError("\(name):\(line): unbalanced braces") }
-            case let c where c.isNewline: line += 1
-            default: break
-            }
+        var reader = JSONReader(bytes: Array(text.utf8), line: firstLine, name: name)
+        return try reader.samples()
+    }
+}
+
+/// A cursor over a drag file's JSON that counts lines as it goes; see ``DragPath/parseJSON(_:name:firstLine:)``.
+private struct JSONReader {
+    let bytes: [UInt8]
+    var position = 0
+    var line: Int
+    let name: String
+
+    static let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    static let openArray = UInt8(ascii: "["), closeArray = UInt8(ascii: "]"), openObject = UInt8(ascii: "{"), closeObject = UInt8(ascii: "}")
+
+    init(bytes: [UInt8], line: Int, name: String) {
+        self.bytes = bytes
+        self.line = line
+        self.name = name
+    }
+
+    var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    /// What is at the cursor, for messages: a printable character, a byte in hex, or the end.
+    var found: String {
+        guard let byte = peek else { return "found the end of the file" }
+        if (0x21...0x7E).contains(byte) { return "found `\(Character(Unicode.Scalar(byte)))`" }
+        return "found byte 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    func error(_ what: String, line: Int? = nil) -> DragPathError { DragPathError("\(name):\(line ?? self.line): \(what)") }
+
+    /// Skips JSON's whitespace (space, tab, CR, LF) and nothing else, counting lines (CR LF is one).
+    mutating func skipWhitespace() {
+        while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            if byte == 0x0A || (byte == 0x0D && (position + 1 == bytes.count || bytes[position + 1] != 0x0A)) { line += 1 }
+            position += 1
         }
-        guard depth == 0 else { throw DragPathError("\(name):\(startLine): unbalanced braces") }
-        for (object, line) in objects {
-            var values: [String: Double] = [:]
-            for pair in object.split(separator: ",") {
-                let parts = pair.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace }
-                guard parts.count == 2, let value = Self.number(parts[1]) else {
-                    throw DragPathError("\(name):\(line): expected \"key\": number")
-                }
-                values[parts[0].trimmingCharacters("\"")] = value
-            }
-            guard let t = values["time"] ?? values["t"], let dx = values["dx"], let dy = values["dy"] else {
-                throw DragPathError("\(name):\(line): needs time, dx and dy")
-            }
-            samples.append(Sample(time: t, dx: dx, dy: dy))
+    }
+
+    /// Takes `byte` after any whitespace, or throws naming `what` was expected.
+    mutating func take(_ byte: UInt8, _ what: String) throws(DragPathError) {
+        skipWhitespace()
+        guard peek == byte else { throw error("expected \(what), \(found)") }
+        position += 1
+    }
+
+    /// After an element: true after a `,` (another follows), false after `closing`.
+    mutating func separator(_ closing: UInt8) throws(DragPathError) -> Bool {
+        skipWhitespace()
+        if peek == Self.comma { position += 1; return true }
+        if peek == closing { position += 1; return false }
+        throw error("expected `,` or `\(Character(Unicode.Scalar(closing)))`, \(found)")
+    }
+
+    mutating func samples() throws(DragPathError) -> [DragPath.Sample] {
+        try take(Self.openArray, "a JSON array")
+        var samples: [DragPath.Sample] = []
+        skipWhitespace()
+        if peek == Self.closeArray {
+            position += 1
+        } else {
+            repeat { samples.append(try sample(samples.count + 1)) } while try separator(Self.closeArray)
         }
+        skipWhitespace()
+        guard peek == nil else { throw error("expected nothing after the array, \(found)") }
         return samples
+    }
+
+    /// The array's `index`th element (from 1): an object with `time` (or `t`), `dx` and `dy`.
+    mutating func sample(_ index: Int) throws(DragPathError) -> DragPath.Sample {
+        skipWhitespace()
+        let start = line
+        guard peek == Self.openObject else { throw error("element \(index): expected an object {\"time\", \"dx\", \"dy\"}, \(found)") }
+        position += 1
+        var values: [String: Double] = [:]
+        skipWhitespace()
+        if peek == Self.closeObject {
+            position += 1
+        } else {
+            repeat {
+                let key = try string()
+                try take(Self.colon, "`:`")
+                guard values.updateValue(try number(), forKey: key) == nil else { throw error("\"\(key)\" appears twice") }
+            } while try separator(Self.closeObject)
+        }
+        guard let t = values["time"] ?? values["t"], let dx = values["dx"], let dy = values["dy"] else {
+            throw error("element \(index) needs time, dx and dy", line: start)
+        }
+        return DragPath.Sample(time: t, dx: dx, dy: dy)
+    }
+
+    /// A key: a JSON string without escapes or control characters.
+    mutating func string() throws(DragPathError) -> String {
+        try take(Self.quote, "a key in double quotes")
+        let start = position
+        while let byte = peek, byte != Self.quote {
+            guard byte >= 0x20, byte != Self.backslash else { throw error("expected a key in double quotes (no escapes or control characters), \(found)") }
+            position += 1
+        }
+        guard peek == Self.quote else { throw error("a key's closing quote is missing") }
+        position += 1
+        return String(decoding: bytes[start..<(position - 1)], as: UTF8.self)
+    }
+
+    /// Takes one or more decimal digits; false if there is none.
+    mutating func digits() -> Bool {
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { (0x30...0x39).contains($0) } ?? false }
+        guard isDigit(peek) else { return false }
+        while isDigit(peek) { position += 1 }
+        return true
+    }
+
+    /// A number as JSON writes it: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)? ([eE] [+-]? [0-9]+)?.
+    mutating func number() throws(DragPathError) -> Double {
+        skipWhitespace()
+        let start = position
+        if peek == UInt8(ascii: "-") { position += 1 }
+        var valid: Bool
+        if peek == UInt8(ascii: "0") { position += 1; valid = true } else { valid = digits() }
+        if valid, peek == UInt8(ascii: ".") { position += 1; valid = digits() }
+        if valid, peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            position += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
+            valid = digits()
+        }
+        guard valid, let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+            throw error("expected a number, \(found)")
+        }
+        return value
     }
 }
 
@@ -162,9 +265,5 @@ public struct DragPathError: Error, Sendable, Equatable, CustomStringConvertible
 extension StringProtocol {
     fileprivate var trimmingWhitespace: String {
         String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
-
-    fileprivate func trimmingCharacters(_ c: Character) -> String {
-        String(drop { $0 == c }.reversed().drop { $0 == c }.reversed())
     }
 }

@@ -118,6 +118,7 @@ struct AnimateCommand: ParsableCommand {
         try FileIO.checkDistinct(inputs: inputs, outputs: [apng, sheet].compactMap { $0 } + videos.video + framePaths)
         // The numbered frames of an earlier, longer run are removed after this one: none may be an input.
         if let directory {
+            try FrameDirectory(path: directory).checkReplaceable()
             do {
                 try FileIO.checkDistinct(inputs: inputs, outputs: try FrameDirectory(path: directory).frames(from: timing.count))
             } catch let error as ImageFileError {

@@ -56,6 +56,20 @@ struct FrameDirectory {
         return try entries().filter { (Self.index(of: $0) ?? -1) >= first }.map { "\(path)/\($0)" }
     }
 
+    /// Refuses, before any work, a directory at a name a run writes or removes (a numbered frame
+    /// or the index): neither `rename` nor `unlink` replaces one, so the run would otherwise
+    /// render and write everything and only then fail. Nothing to check when the folder does not
+    /// exist yet.
+    func checkReplaceable() throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        for name in try entries() where name == Self.indexName || Self.index(of: name) != nil {
+            let entry = "\(path)/\(name)"
+            guard lstat(entry, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { continue }
+            throw InputError("\(entry): a directory where this run writes or removes a frame file; move or rename it")
+        }
+    }
+
     private func entries() throws -> [String] {
         guard let directory = opendir(path) else {
             throw InputError("\(path): cannot list the directory (\(String(cString: strerror(errno))))")

@@ -3,6 +3,31 @@ public enum ContactSheet {
     /// The most frames a sheet shows.
     public static let maxFrames = 24
 
+    /// The tallest a cell may be, as a multiple of its width. A cell is as tall as the frame's aspect
+    /// ratio asks up to this; a taller frame is shrunk to fit and centred, so that a tall, narrow
+    /// canvas (5 × 4000, say) gives a sheet of bounded size – a few thousand pixels, within the
+    /// 16384 a side Kira itself reads back – instead of one as tall as the frames' aspect ratio.
+    /// Cards (5:7 and the like) are far below it and keep the cells they always had.
+    public static let maxCellAspect = 4
+
+    /// The size of a cell `cellWidth` wide for a frame of `frameWidth` × `frameHeight`, and of the
+    /// frame scaled into it: the frame keeps its aspect ratio, fills the cell's width, and is made
+    /// narrower only if it would be taller than ``maxCellAspect`` cell widths.
+    public static func cellSize(frameWidth: Int, frameHeight: Int, cellWidth: Int)
+        -> (cellHeight: Int, imageWidth: Int, imageHeight: Int) {
+        precondition(frameWidth > 0 && frameHeight > 0 && cellWidth > 0, "a cell needs a frame and a width")
+        let maxHeight = maxCellAspect * cellWidth
+        // In Double: frameHeight × cellWidth may not fit in an Int for absurd sizes, and this is
+        // never the place to crash.
+        let natural = (Double(cellWidth) * Double(frameHeight) / Double(frameWidth)).rounded()
+        guard natural > Double(maxHeight) else {
+            let height = max(1, (cellWidth * frameHeight + frameWidth / 2) / frameWidth)
+            return (height, cellWidth, height)
+        }
+        let width = max(1, Int((Double(maxHeight) * Double(frameWidth) / Double(frameHeight)).rounded()))
+        return (maxHeight, min(cellWidth, width), maxHeight)
+    }
+
     /// Which of `count` frames a sheet shows: all of them up to `limit`, otherwise `limit` frames
     /// spread evenly from the first to the last, both included.
     public static func frameIndices(count: Int, limit: Int = maxFrames) -> [Int] {
@@ -13,12 +38,13 @@ public enum ContactSheet {
 
     /// Lays `frames` (with their times in seconds) out in `columns` columns of cells `cellWidth`
     /// pixels wide, over an opaque background of `background` (RGB, 0...255). Frames keep their
-    /// aspect ratio and are composited over the background; each cell has its time below it.
+    /// aspect ratio (shrunk and centred to fit a cell at most ``maxCellAspect`` widths tall) and are
+    /// composited over the background; each cell has its time below it.
     public static func make(frames: [(time: Double, image: RGBAImage<UInt8>)], columns: Int = 6,
                             cellWidth: Int = 200, background: SIMD3<UInt8> = SIMD3(24, 26, 32)) -> RGBAImage<UInt8> {
         precondition(!frames.isEmpty && columns > 0 && cellWidth > 0, "a sheet needs frames, columns and a cell width")
         let first = frames[0].image
-        let cellHeight = max(1, (cellWidth * first.height + first.width / 2) / first.width)
+        let (cellHeight, imageWidth, imageHeight) = cellSize(frameWidth: first.width, frameHeight: first.height, cellWidth: cellWidth)
         let scale = max(1, cellWidth / 100)  // glyph pixel size
         let labelHeight = 9 * scale
         let gap = 8
@@ -35,14 +61,15 @@ public enum ContactSheet {
         for (index, frame) in frames.enumerated() {
             let x0 = gap + (index % columns) * (cellWidth + gap)
             let y0 = gap + (index / columns) * (cellHeight + labelHeight + gap)
-            let cell = frame.image.resized(width: cellWidth, height: cellHeight)
-            for y in 0..<cellHeight {
-                for x in 0..<cellWidth {
+            let cell = frame.image.resized(width: imageWidth, height: imageHeight)
+            let left = x0 + (cellWidth - imageWidth) / 2
+            for y in 0..<imageHeight {
+                for x in 0..<imageWidth {
                     let p = cell[x, y]
                     let a = Int(p.w)
-                    let under = sheet[x0 + x, y0 + y]
+                    let under = sheet[left + x, y0 + y]
                     func over(_ top: UInt8, _ bottom: UInt8) -> UInt8 { UInt8((Int(top) * a + Int(bottom) * (255 - a) + 127) / 255) }
-                    sheet[x0 + x, y0 + y] = SIMD4(over(p.x, under.x), over(p.y, under.y), over(p.z, under.z), 255)
+                    sheet[left + x, y0 + y] = SIMD4(over(p.x, under.x), over(p.y, under.y), over(p.z, under.z), 255)
                 }
             }
             BitmapFont.draw(label(frame.time), into: &sheet, x: x0, y: y0 + cellHeight + 2 * scale, scale: scale)

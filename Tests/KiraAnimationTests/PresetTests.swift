@@ -183,6 +183,29 @@ import Testing
         }
     }
 
+    /// JSON that is not JSON was once read by counting braces: stray words, missing commas,
+    /// unquoted keys and a NUL between objects all passed, and an array of arrays was "empty".
+    @Test(arguments: [
+        (#"[{"time":0,"dx":0,"dy":0}, GARBAGE true null, {"time":1,"dx":5,"dy":5}] trailing]"#, "d.json:1: element 2: expected an object"),
+        ("[{\"time\":0,\"dx\":0,\"dy\":0}\n{\"time\":1,\"dx\":5,\"dy\":5}]", "d.json:2: expected `,` or `]`, found `{`"),
+        ("[{time:0,dx:0,dy:0}]", "d.json:1: expected a key in double quotes, found `t`"),
+        ("[{\"time\":0,\"dx\":0,\"dy\":0},\n\u{0}{\"time\":1,\"dx\":5,\"dy\":5}]", "d.json:2: element 2: expected an object"),
+        ("[[0,0,0],[1,5,5]]", "d.json:1: element 1: expected an object"),
+        (#"[{"time":0,"dx":0,"dy":0}] trailing"#, "d.json:1: expected nothing after the array"),
+        (#"[{"time":0,"dx":0,"dy":0},]"#, "d.json:1: element 2: expected an object"),
+        (#"[{"time":01,"dx":0,"dy":0}]"#, "d.json:1: expected `,` or `}`, found `1`"),
+        (#"[{"time":0,"time":1,"dx":0,"dy":0}]"#, "d.json:1: \"time\" appears twice"),
+    ])
+    func invalidJSONIsRefusedWithItsLine(text: String, message: String) {
+        do {
+            _ = try DragPath(text: text, name: "d.json")
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
     /// The binary search gives what a linear scan gives.
     @Test func lookupMatchesLinearScan() throws {
         var state: UInt32 = 7

@@ -36,6 +36,30 @@ import Testing
         }
     }
 
+    /// A tall, narrow canvas gives a sheet of bounded size (it was 632 × 160034 and took 42 s),
+    /// one Kira can read back.
+    @Test func sheetOfTallNarrowCanvasIsBounded() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run(card: "animate", "--preset", "seed002-flip", "--fps", "2", "--size", "5x4000",
+                                       "--sheet", "output/sheet.png", "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        let sheet = try PNGCodec.read(workspace.file("output/sheet.png"))
+        #expect(sheet.width <= 8 + 6 * 208 && sheet.height <= 8 + 4 * (4 * 200 + 18 + 8), "\(sheet.width) × \(sheet.height)")
+    }
+
+    /// A directory at a frame's name (one this run writes, or one of an earlier, longer run it
+    /// removes) is refused before any frame is rendered: it once failed only after all were written.
+    @Test(arguments: ["frame-0003.png", "frame-0500.png", "frames.csv"])
+    func directoryAtAFrameNameIsRefusedFirst(name: String) throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("output/frames/\(name)"), withIntermediateDirectories: true)
+        let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "10", "--size", "40x40",
+                                       "--output-dir", "output/frames", "--quiet")
+        #expect(result.status == 2 && result.stderr.contains("\(name): a directory"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/frames")) == [name], "nothing written")
+    }
+
     @Test func framesEqualSingleRenders() throws {
         let workspace = try Workspace()
         #expect(try workspace.run(card: "animate", "--preset", "seed002-flip", "--fps", "4", "--size", "70x90", "--output-dir", "output/f").status == 0)

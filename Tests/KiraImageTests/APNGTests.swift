@@ -233,4 +233,20 @@ enum APNGChecker {
         #expect(sheet[116 + 50, 175 + 75] == SIMD4(24, 26, 32, 255))
         #expect(ContactSheet.label(1.25) == "1.25 s" && ContactSheet.label(0.05) == "0.05 s")
     }
+
+    /// A tall, narrow canvas once gave a cell as tall as its aspect ratio (40000 pixels for 5 × 4000)
+    /// and a sheet Kira itself would not read back; cards keep the cells they had.
+    @Test func tallFramesGetBoundedCells() {
+        #expect(ContactSheet.cellSize(frameWidth: 500, frameHeight: 700, cellWidth: 200) == (280, 200, 280))
+        let tall = ContactSheet.cellSize(frameWidth: 5, frameHeight: 4000, cellWidth: 200)
+        #expect(tall == (800, 1, 800))
+        #expect(ContactSheet.cellSize(frameWidth: 1, frameHeight: 16384, cellWidth: 200) == (800, 1, 800))
+        #expect(ContactSheet.cellSize(frameWidth: 16384, frameHeight: 1, cellWidth: 200) == (1, 200, 1))
+        var frame = RGBAImage<UInt8>(width: 5, height: 4000)
+        for i in stride(from: 0, to: frame.channels.count, by: 4) { frame.channels[i] = 255; frame.channels[i + 3] = 255 }
+        let sheet = ContactSheet.make(frames: [(time: 0, image: frame)], columns: 6, cellWidth: 200)
+        #expect(sheet.width == 8 + 208 && sheet.height == 8 + 800 + 18 + 8)
+        // The frame (1 pixel wide) is centred in its cell, at (200 - 1) / 2; either side of it is background.
+        #expect(sheet[8 + 99, 8 + 400].x == 255 && sheet[8 + 50, 8 + 400] == SIMD4(24, 26, 32, 255))
+    }
 }

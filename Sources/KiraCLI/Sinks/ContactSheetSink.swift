@@ -21,8 +21,8 @@ final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
         return { frame, _, index in
             guard shown.contains(index) else { return nil }
             // The cell's size as ContactSheet computes it, so that it scales each frame once.
-            let height = max(1, (Self.cellWidth * frame.height + frame.width / 2) / frame.width)
-            return eightBit(frame).resized(width: Self.cellWidth, height: height)
+            let size = ContactSheet.cellSize(frameWidth: frame.width, frameHeight: frame.height, cellWidth: Self.cellWidth)
+            return eightBit(frame).resized(width: size.imageWidth, height: size.imageHeight)
         }
     }
 
