@@ -1,5 +1,6 @@
 import CKiraProcess
 import Dispatch
+import KiraImage
 
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,10 @@ final class ChildProcess: @unchecked Sendable {
     private var exitStatus: Int32?
 
     /// Starts `executable` with `arguments` (not including the program name).
+    ///
+    /// The program's path and every argument reach the child as the bytes they stand for
+    /// (``PathBytes``): an output path with a byte that is not UTF-8 names that byte, not the
+    /// private-use character Kira carries it as.
     init(executable: String, arguments: [String]) throws(VideoError) {
         var inputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         guard kira_pipe(&inputPipe) == 0 else { throw .system("cannot create a pipe", errno) }
@@ -52,10 +57,10 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { PathBytes.withCString($0) { strdup($0) } } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
         close(inputPipe[0])
         close(errorPipe[1])
         guard result == 0 else {

@@ -1,3 +1,5 @@
+import KiraImage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -19,7 +21,7 @@ public enum FFmpegProgram {
     public static func locate(explicit: String? = nil) throws(VideoError) -> String {
         if let explicit { return try executable(explicit, source: "--ffmpeg \(explicit)") }
         if let variable = getenv(environmentVariable), variable.pointee != 0 {
-            let value = String(cString: variable)
+            let value = PathBytes.string(cString: variable)
             return try executable(value, source: "\(environmentVariable)=\(value)")
         }
         return try executable("ffmpeg", source: "ffmpeg")
@@ -30,7 +32,7 @@ public enum FFmpegProgram {
             guard isExecutableFile(name) else { throw .ffmpegNotFound("\(source): no such executable file") }
             return name
         }
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        let path = getenv("PATH").map { PathBytes.string(cString: $0) } ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
             if isExecutableFile(candidate) { return candidate }
@@ -38,8 +40,11 @@ public enum FFmpegProgram {
         throw .ffmpegNotFound("\(source): not found on PATH")
     }
 
+    /// Checked by the bytes `path` stands for (``PathBytes``), the name the child is started by.
     private static func isExecutableFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+        PathBytes.withCString(path) { name in
+            var status = stat()
+            return stat(name, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(name, X_OK) == 0
+        }
     }
 }

@@ -13,7 +13,13 @@ import Darwin
 /// Writes a video by running the `ffmpeg` program and handing it raw RGBA frames on a pipe.
 ///
 /// ffmpeg writes to a temporary file in the target directory, which is renamed over `path`
-/// only when ffmpeg has exited with status 0: a failed or interrupted encode leaves no file.
+/// only when ffmpeg has exited with status 0, reported no write error, and left a non-empty file
+/// that reached the disk: a failed or interrupted encode leaves no file, and a file already at
+/// `path` keeps its bytes. (ffmpeg 5 exits 0 when writing the trailer fails, e.g. on a full
+/// disk, unless given `-xerror`; the checks after it cover versions and programs that still do.)
+///
+/// Paths are byte strings carried through ``PathBytes``: every system call and ffmpeg's own
+/// argument get the bytes given, so a name that is not UTF-8 is written under that very name.
 /// Frames are written to the pipe by a thread of the encoder's own, a few frames behind
 /// ``append(_:)``, so the caller renders the next frames while ffmpeg encodes.
 ///
@@ -55,10 +61,11 @@ public final class VideoEncoder {
             process = try ChildProcess(executable: ffmpeg,
                                        arguments: format.ffmpegArguments(settings, output: temporaryPath))
         } catch {
-            unlink(temporaryPath)
+            Self.remove(temporaryPath)
             throw error
         }
-        guardSlot = kira_guard_child(process.pid, temporaryPath)
+        let processID = process.pid
+        guardSlot = PathBytes.withCString(temporaryPath) { kira_guard_child(processID, $0) }
         let queue = FrameQueue(capacity: Self.queuedFrames)
         self.queue = queue
         let process = self.process
@@ -72,7 +79,7 @@ public final class VideoEncoder {
         } catch {
             process.kill()
             kira_guard_child_exited(guardSlot)
-            unlink(temporaryPath)
+            Self.remove(temporaryPath)
             kira_unguard_child(guardSlot)
             throw error
         }
@@ -93,7 +100,8 @@ public final class VideoEncoder {
     /// Ends the input, waits for ffmpeg, and moves the video into place.
     ///
     /// - Throws: ``VideoError/ffmpegFailed(path:status:lastLines:)`` if ffmpeg did not exit with
-    ///   status 0; no file is then left at `path` or beside it.
+    ///   status 0 or said it could not write, ``VideoError/ffmpegWroteNothing(path:)`` for an
+    ///   empty file; no file is then left beside `path`, and whatever was at `path` stays.
     public func finish() throws(VideoError) {
         guard open else { throw .closed }
         open = false
@@ -103,15 +111,56 @@ public final class VideoEncoder {
         // Until the file is in place, a signal still removes it (but no longer kills a process).
         kira_guard_child_exited(guardSlot)
         defer { kira_unguard_child(guardSlot) }
+        let lines = process.lastErrorLines
         guard ChildProcess.succeeded(status), !queue.failed else {
-            unlink(temporaryPath)
-            throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: process.lastErrorLines)
+            Self.remove(temporaryPath)
+            throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: lines)
         }
-        guard rename(temporaryPath, path) == 0 else {
+        // An exit status of 0 is not proof of a whole file: the output's trailer can fail to be
+        // written (a full disk) while ffmpeg still exits 0, and a stand-in program may write nothing.
+        guard !lines.contains(where: Self.reportsWriteError) else {
+            Self.remove(temporaryPath)
+            throw .ffmpegFailed(path: path, status: "exited with status 0 but could not write the video", lastLines: lines)
+        }
+        do throws(VideoError) {
+            try Self.checkWritten(temporaryPath, path: path)
+        } catch {
+            Self.remove(temporaryPath)
+            throw error
+        }
+        let moved = PathBytes.withCString(temporaryPath) { from in PathBytes.withCString(path) { to in rename(from, to) } }
+        guard moved == 0 else {
             let code = errno
-            unlink(temporaryPath)
+            Self.remove(temporaryPath)
             throw .system("\(path): cannot move the video into place", code)
         }
+    }
+
+    /// Whether a line of ffmpeg's standard error says the output could not be written. Matched on
+    /// the words ffmpeg and the C library use (ffmpeg prints only errors here, but not every
+    /// error is about the output, so any line at all would be too strict).
+    static func reportsWriteError(_ line: String) -> Bool {
+        ["Error writing trailer", "Error closing file", "No space left on device", "Disk quota exceeded",
+         "File too large", "Input/output error"].contains { line.contains($0) }
+    }
+
+    /// Refuses an empty file (ffmpeg wrote nothing: a video always has a header), and flushes
+    /// the file to the disk before it replaces anything: a file system may report a full disk
+    /// only at `fsync` (delayed allocation), and a crash after the rename must not leave an
+    /// empty file where the old one was.
+    private static func checkWritten(_ temporaryPath: String, path: String) throws(VideoError) {
+        let fd = PathBytes.withCString(temporaryPath) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .system("\(path): cannot open the video ffmpeg wrote", errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .system("\(path): cannot read the video ffmpeg wrote", errno) }
+        guard status.st_size > 0 else { throw .ffmpegWroteNothing(path: path) }
+        guard fsync(fd) == 0 else { throw .system("\(path): cannot write the video", errno) }
+    }
+
+    /// Removes `path` (the temporary file), by the bytes it stands for.
+    private static func remove(_ path: String) {
+        _ = PathBytes.withCString(path) { unlink($0) }
     }
 
     /// Stops ffmpeg and removes the temporary file; nothing is written. Safe to call at any time.
@@ -123,7 +172,7 @@ public final class VideoEncoder {
         writer.join()
         process.wait()
         kira_guard_child_exited(guardSlot)
-        unlink(temporaryPath)
+        Self.remove(temporaryPath)
         kira_unguard_child(guardSlot)
     }
 
@@ -135,14 +184,15 @@ public final class VideoEncoder {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory)/.\(name).kira-\(getpid())-XXXXXX".utf8CString)
+        // The name's bytes, not its UTF-8: a byte that is not UTF-8 stays that byte (PathBytes).
+        var template = (PathBytes.bytes("\(directory)/.\(name).kira-\(getpid())-XXXXXX") + [0]).map { CChar(bitPattern: $0) }
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .system("\(path): cannot create a file in \(directory)", errno) }
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
         close(fd)
-        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return template.withUnsafeBufferPointer { PathBytes.string(cString: $0.baseAddress!) }
     }
 }
 

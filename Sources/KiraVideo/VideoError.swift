@@ -12,6 +12,9 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed
     /// ffmpeg exited with an error or was killed; the last lines it wrote on its standard error.
     case ffmpegFailed(path: String, status: String, lastLines: [String])
+    /// ffmpeg exited with status 0 but left an empty file (a program that is not ffmpeg, or one
+    /// that failed without saying so); nothing is published.
+    case ffmpegWroteNothing(path: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             "the video is already finished"
         case .ffmpegFailed(let path, let status, _):
             "\(path): ffmpeg \(status); nothing was written"
+        case .ffmpegWroteNothing(let path):
+            "\(path): ffmpeg exited with status 0 but wrote nothing; nothing was written"
         }
     }
 

@@ -76,11 +76,13 @@ extension VideoFormat {
     /// ffmpeg's arguments: raw RGBA frames of `settings` on standard input, the video to `output`.
     ///
     /// ffmpeg prints only errors (kept for Kira's message), no banner and no progress: Kira
-    /// shows its own.
+    /// shows its own. `-xerror` makes an error writing the output end ffmpeg with a nonzero
+    /// status: without it ffmpeg 5 exits 0 when the trailer cannot be written (a full disk),
+    /// leaving an empty or truncated file that would be published.
     public func ffmpegArguments(_ settings: VideoSettings, output: String) -> [String] {
         let matte = String(format6: settings.matte)
         var arguments = [
-            "-hide_banner", "-nostdin", "-loglevel", "error", "-nostats",
+            "-hide_banner", "-nostdin", "-loglevel", "error", "-nostats", "-xerror",
             "-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", "\(settings.width)x\(settings.height)",
             "-framerate", "\(settings.framesPerSecond)", "-i", "pipe:0", "-an",
         ]

@@ -159,6 +159,88 @@ import Testing
         #expect(workspace.outputs().isEmpty, "\(workspace.outputs())")
     }
 
+    /// A program that takes every frame and exits 0 but writes nothing (as ffmpeg 5 did after a
+    /// full disk): exit 2, one line, and the file already at the path keeps its bytes.
+    @Test(arguments: ["a.mp4", "a.webm", "a.webp", "a.gif"])
+    func anEmptyVideoIsNotPublishedAndTheOldFileStays(name: String) throws {
+        let workspace = try Workspace()
+        let fake = workspace.file("ffmpeg-silent")
+        try "#!/bin/sh\nexec cat >/dev/null\n".write(toFile: fake, atomically: false, encoding: .utf8)
+        chmod(fake, 0o755)
+        let old = Array("an older video, not to be lost".utf8)
+        try Data(old).write(to: URL(fileURLWithPath: workspace.file("output/" + name)))
+        let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "4", "--size", "40x40",
+                                       "--video", "output/" + name, "--ffmpeg", "./ffmpeg-silent")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("wrote nothing"), "\(result.stderr)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: workspace.file("output/" + name)))) == old)
+        #expect(workspace.outputs() == [name], "no temporary file is left: \(workspace.outputs())")
+    }
+
+    /// A program that writes part of a file, says the trailer could not be written, and exits 0
+    /// (what ffmpeg 5 does on a full disk without -xerror): exit 2, the old file stays.
+    @Test func aWriteErrorAfterStatusZeroIsAFailure() throws {
+        let workspace = try Workspace()
+        let fake = workspace.file("ffmpeg-full-disk")
+        let script = """
+            #!/bin/sh
+            for last; do :; done
+            cat >/dev/null
+            printf 'ftyp' > "$last"
+            echo "Error writing trailer of $last: No space left on device" >&2
+            exit 0
+
+            """
+        try script.write(toFile: fake, atomically: false, encoding: .utf8)
+        chmod(fake, 0o755)
+        let old = Array("an older video, not to be lost".utf8)
+        try Data(old).write(to: URL(fileURLWithPath: workspace.file("output/a.mp4")))
+        let result = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "4", "--size", "40x40",
+                                       "--video", "output/a.mp4", "--ffmpeg", "./ffmpeg-full-disk")
+        #expect(result.status == 2, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.contains("could not write the video; nothing was written") == true, "\(result.stderr)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("    ") }, "only ffmpeg's own lines follow: \(result.stderr)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: workspace.file("output/a.mp4")))) == old)
+        #expect(workspace.outputs() == ["a.mp4"], "no temporary file is left: \(workspace.outputs())")
+    }
+
+    /// Names are bytes: `--video v-\xfd.gif` is written as that name, not as U+F7FD's UTF-8
+    /// (the character Kira carries the byte as), and the temporary file beside it goes too.
+    @Test func aNonUTF8VideoNameIsWrittenAsItsBytes() throws {
+        let workspace = try Workspace()
+        let card = Workspace.card.map { "'\($0)'" }.joined(separator: " ")
+        let script = #"name="output/v-$(printf '\375').gif"; "$0" animate "# + card
+            + #" --preset seed004-flip --fps 4 --size 40x40 --video "$name" --quiet"#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, CLIRunner.executable]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var names: [[UInt8]] = []
+        if let directory = opendir(workspace.file("output")) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name != Array(".".utf8), name != Array("..".utf8) { names.append(name) }
+            }
+            closedir(directory)
+        }
+        let expected = Array("v-".utf8) + [0xFD] + Array(".gif".utf8)
+        #expect(names == [expected], "\(names)")
+        // And it is the whole GIF: opened by its bytes, it starts with the header and ends with the trailer.
+        let path = (Array(workspace.file("output/").utf8) + expected + [0]).map { CChar(bitPattern: $0) }
+        let fd = open(path, O_RDONLY)
+        #expect(fd >= 0)
+        if fd >= 0 {
+            var bytes = [UInt8](repeating: 0, count: 1 << 20)
+            let count = read(fd, &bytes, bytes.count)
+            close(fd)
+            #expect(count > 6 && bytes.starts(with: Array("GIF89a".utf8)) && bytes[count - 1] == 0x3B, "\(count) bytes")
+        }
+    }
+
     /// Kira interrupted while encoding: it dies of the signal, ffmpeg does not outlive it, no file.
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func interruptedEncodeLeavesNoFileAndNoFFmpeg(signal: Int32) throws {
