@@ -140,7 +140,7 @@ struct BatchCommand: ParsableCommand {
             try writeToStandardOutput(summary.json + "\n")
         } else {
             try writeToStandardOutput("""
-                kira batch: \(summary.rows) rows (shard \(summary.shard)): \(summary.rendered) rendered, \
+                kira batch: \(summary.rows) \(summary.rows == 1 ? "row" : "rows") (shard \(summary.shard)): \(summary.rendered) rendered, \
                 \(summary.skipped) up to date, \(summary.failed) failed; \(format2(summary.seconds)) s, \
                 \(format2(summary.cardsPerSecond)) cards/s, \(format2(summary.framesPerSecond)) frames/s
 

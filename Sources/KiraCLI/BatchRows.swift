@@ -102,7 +102,9 @@ enum BatchRows {
     /// argument-parser's message for a row, naming the column as the manifest does.
     private static func rowError(_ error: any Error) -> RowError {
         let message = String(RenderCommand.message(for: error).split(separator: "\n").first ?? "invalid values")
-        let column = (textures + values + flags).first { message.contains("'\(option($0))") || message.contains("\(option($0)) ") }
+        // Longest options first: '--back' is the start of '--background' and '--back-mask'.
+        let column = (textures + values + flags).sorted { option($0).count > option($1).count }
+            .first { message.contains("'\(option($0))") || message.contains("\(option($0)) ") }
         return RowError(description: (column.map { "\($0): " } ?? "") + lowercasingFirst(message))
     }
 

@@ -79,6 +79,17 @@ public struct Manifest: Sendable {
         if format == .jsonLines, !rows.isEmpty, !rows.contains(where: { $0.values[required] != nil }) {
             throw ManifestError(path: name, reason: "no \"\(required)\" field in any row")
         }
+        for row in rows {
+            // A file name ends at a NUL: "a\0.png" would be written as "a", past the checks.
+            if let (column, _) = row.values.sorted(by: { $0.key < $1.key }).first(where: { $0.value.contains("\u{0}") }) {
+                throw ManifestError(path: name, reason: "row \(row.number): \(column) holds a NUL character")
+            }
+            // `-` is standard output for `kira render`; a catalogue's outputs are files (and its
+            // summary may be on standard output).
+            if row.values[required] == "-" {
+                throw ManifestError(path: name, reason: "row \(row.number): \(required) '-' (standard output) is not a file; a catalogue writes files")
+            }
+        }
         return rows
     }
 

@@ -267,6 +267,16 @@ import Testing
         #expect(Self.files(under: workspace.file("cat/out")).filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") } == ["good1.png", "good2.png"])
     }
 
+    /// A bad value is named by its own column, not by a shorter one its option begins with
+    /// (`--back` and `--background`).
+    @Test func aBadBackgroundIsNamedAsSuch() throws {
+        let workspace = try Workspace()
+        try "output,size,background\nout/v.png,50x60,#ZZZZZZ\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        let result = try workspace.run("batch", "cards.csv")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("row 1 (out/v.png): background: "), "\(result.stderr)")
+    }
+
     /// Rows with the same values share one parse of them; each row's paths are still checked as
     /// `kira render` checks them, and a bad value fails every row that has it, with render's message.
     @Test func rowsSharingValuesAreEachCheckedAsRenderChecksThem() throws {
@@ -318,6 +328,10 @@ import Testing
         ("cards.csv", "output,tilt_x\nout/a.png,1\n./out/a.png,2\n", "rows 1 and 2 both write"),
         ("cards.csv", "output,tilt_x\nout/a.png,1,2\n", "3 fields"),
         ("cards.jsonl", "{\"output\": \"out/a.png\"}\n{oops\n", "line 2"),
+        // A NUL ends a file name: "out/a\0.png" would be written as "out/a".
+        ("cards.csv", "output,tilt_x\nout/a\u{0}.png,1\n", "row 1: output holds a NUL character"),
+        ("cards.jsonl", "{\"output\": \"out/a.png\", \"art\": \"x\\u0000.png\"}\n", "row 1: art holds a NUL character"),
+        ("cards.csv", "output,tilt_x\n-,1\n", "'-' (standard output) is not a file"),
     ]
 
     @Test(arguments: badManifests.indices)
