@@ -313,21 +313,8 @@ enum InputFixtures {
     @Test func nonUTF8Names() throws {
         let workspace = try Workspace()
         let script = #"name="output/bad-$(printf '\377').png"; "$0" shade --art textures/front.png -o "$name" && "$0" shade --art "$name" -o output/ok.png"#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, CLIRunner.executable]
-        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        var names: [[UInt8]] = []
-        if let directory = opendir(workspace.file("output")) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-                if name != Array(".".utf8), name != Array("..".utf8) { names.append(name) }
-            }
-            closedir(directory)
-        }
+        #expect(try CLIRunner.runShell(script, in: workspace.path) == 0)
+        let names = workspace.rawNames(in: "output")
         #expect(Set(names) == [Array("bad-".utf8) + [0xFF] + Array(".png".utf8), Array("ok.png".utf8)])
     }
 

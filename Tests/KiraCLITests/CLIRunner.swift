@@ -54,6 +54,18 @@ enum CLIRunner {
                       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
     }
 
+    /// Runs `/bin/sh -c script` in `directory`, with `kira` as `$0` (for arguments that are not
+    /// UTF-8, which `Process` cannot pass); its exit status.
+    static func runShell(_ script: String, in directory: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, executable]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Starts `kira` with `arguments` in `directory` and returns at once, for tests that signal it
     /// or run several together; its output is discarded, and `environment` entries are added to
     /// the inherited variables.
@@ -93,6 +105,19 @@ final class Workspace {
     init(empty: Void) throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cli-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The names in `folder` as their bytes (`.` and `..` left out), for names that are not UTF-8.
+    func rawNames(in folder: String) -> [[UInt8]] {
+        var names: [[UInt8]] = []
+        if let directory = opendir(file(folder)) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name != Array(".".utf8), name != Array("..".utf8) { names.append(name) }
+            }
+            closedir(directory)
+        }
+        return names
     }
 
     init() throws {

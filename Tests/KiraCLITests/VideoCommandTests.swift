@@ -212,21 +212,8 @@ import Testing
         let card = Workspace.card.map { "'\($0)'" }.joined(separator: " ")
         let script = #"name="output/v-$(printf '\375').gif"; "$0" animate "# + card
             + #" --preset seed004-flip --fps 4 --size 40x40 --video "$name" --quiet"#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, CLIRunner.executable]
-        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        var names: [[UInt8]] = []
-        if let directory = opendir(workspace.file("output")) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-                if name != Array(".".utf8), name != Array("..".utf8) { names.append(name) }
-            }
-            closedir(directory)
-        }
+        #expect(try CLIRunner.runShell(script, in: workspace.path) == 0)
+        let names = workspace.rawNames(in: "output")
         let expected = Array("v-".utf8) + [0xFD] + Array(".gif".utf8)
         #expect(names == [expected], "\(names)")
         // And it is the whole GIF: opened by its bytes, it starts with the header and ends with the trailer.
