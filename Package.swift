@@ -120,7 +120,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Helpers shared by the test targets (hand-built PNG files).
     .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
