@@ -148,6 +148,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // RFC 4180 CSV (quoted fields, embedded newlines and quotes, CRLF), for `kira batch` manifests.
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // `swift package generate-documentation`: the DocC catalogues under Sources/*/*.docc (CI builds them).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]
