@@ -4,6 +4,7 @@
 @_exported import KiraGeometry
 @_exported import KiraImage
 @_exported import KiraRender
+@_exported import KiraRequest
 @_exported import KiraSamples
 @_exported import KiraShader
 @_exported import KiraVideo

@@ -2,59 +2,24 @@ import Dispatch
 import Foundation
 import KiraImage
 import KiraRender
-
-/// The texture files of a card. A file not given (nil) is left to the face loader's defaults
-/// (`kira batch`: those of `kira render`).
-public struct CardTextures: Hashable, Sendable {
-    public var art: String?
-    public var mask: String?
-    public var back: String?
-    public var backMask: String?
-
-    public init(art: String?, mask: String?, back: String?, backMask: String?) {
-        self.art = art
-        self.mask = mask
-        self.back = back
-        self.backMask = backMask
-    }
-
-    /// Each file given, with its role, as manifests and records name them.
-    public var byRole: [(role: String, path: String)] {
-        [("art", art), ("mask", mask), ("back", back), ("back_mask", backMask)].compactMap { role, path in
-            path.map { (role, $0) }
-        }
-    }
-}
-
-/// Makes a card's two faces from its textures, reading each file through `read`.
-public typealias FaceLoader = (_ textures: CardTextures, _ read: (String) throws -> AnyRGBAImage) throws
-    -> (front: CardFace, back: CardFace)
+import KiraRequest
 
 /// One frame to make: a manifest row, its values checked, ready to render.
-public struct FrameJob {
+public struct FrameJob: Sendable {
     /// The manifest row it comes from.
     public var row: Int
     /// The PNG file to write (its folder is created when missing).
     public var output: String
-    public var textures: CardTextures
-    /// 8 or 16 bits per channel.
-    public var depth: Int
-    /// How the PNG is compressed.
-    public var encoding: PNGCodec.EncodingOptions
+    /// The frame: card, pose, canvas, shader, depth and compression.
+    public var request: RenderRequest
     /// The row's record; the texture hashes are filled in from the bytes actually decoded.
     public var record: OutputRecord
-    /// The frame's scene, given the card's faces (the default canvas depends on the art's size).
-    public var scene: (_ front: CardFace, _ back: CardFace) -> FrameScene
 
-    public init(row: Int, output: String, textures: CardTextures, depth: Int, encoding: PNGCodec.EncodingOptions = .standard,
-                record: OutputRecord, scene: @escaping (CardFace, CardFace) -> FrameScene) {
+    public init(row: Int, output: String, request: RenderRequest, record: OutputRecord) {
         self.row = row
         self.output = output
-        self.textures = textures
-        self.depth = depth
-        self.encoding = encoding
+        self.request = request
         self.record = record
-        self.scene = scene
     }
 }
 
@@ -69,7 +34,7 @@ public struct FrameJob {
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
-/// Frames are encoded with each job's ``FrameJob/encoding``.
+/// Frames are encoded as each job's request says (``RenderRequest/output``).
 public final class CatalogueRenderer {
     public let frameRenderer: FrameRenderer
     public let cache: TextureCache
@@ -78,16 +43,10 @@ public final class CatalogueRenderer {
     /// Canvas bytes per batch at most (a batch holds at least one frame).
     public let batchBytes: Int
 
-    /// Makes each card's faces.
-    public let loadFaces: FaceLoader
-
-    /// - Parameter loadFaces: makes a card's faces from its files; by default each face is its art
-    ///   and mask as read, and all four files are needed.
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
-                batchSize: Int = 8, batchBytes: Int = 256 << 20, loadFaces: @escaping FaceLoader = CatalogueRenderer.readFaces) {
+                batchSize: Int = 8, batchBytes: Int = 256 << 20) {
         frameRenderer = FrameRenderer(threads: threads)
         self.cache = cache
-        self.loadFaces = loadFaces
         self.batchSize = max(1, batchSize)
         self.batchBytes = batchBytes
     }
@@ -107,7 +66,7 @@ public final class CatalogueRenderer {
         var groups: [[Int]] = []
         var groupOf: [GroupKey: Int] = [:]
         for (index, job) in jobs.enumerated() {
-            let key = GroupKey(textures: job.textures, depth: job.depth)
+            let key = GroupKey(textures: job.request.card, depth: job.request.output.depth)
             if let group = groupOf[key] {
                 groups[group].append(index)
             } else {
@@ -125,7 +84,7 @@ public final class CatalogueRenderer {
             let first = jobs[group[0]]
             let faces: (front: CardFace, back: CardFace, hashes: [String: String])
             do {
-                faces = try load(first.textures)
+                faces = try load(first.request.card)
             } catch {
                 for index in group { report(index, .failed(String(describing: error))) }
                 continue
@@ -136,9 +95,9 @@ public final class CatalogueRenderer {
                 let scenes = batch(group, from: start, jobs: jobs, faces: faces)
                 let indices = Array(group[start..<(start + scenes.count)])
                 start += scenes.count
-                let bytes = scenes.reduce(0) { $0 + $1.canvasWidth * $1.canvasHeight * 4 * first.depth / 8 }
+                let bytes = scenes.reduce(0) { $0 + $1.canvasBytes(channelBytes: first.request.output.channelBytes) }
                 pipeline.collect(waitingForRoom: scenes.count, bytes: bytes, report: report)
-                if first.depth == 16 {
+                if first.request.output.depth == 16 {
                     written = render(scenes, as: UInt16.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
                 } else {
                     written = render(scenes, as: UInt8.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
@@ -166,7 +125,8 @@ public final class CatalogueRenderer {
         for (frame, index) in zip(frames, indices) {
             var record = jobs[index].record
             record.textures = hashes
-            pipeline.submit(frame, job: index, output: jobs[index].output, encoding: jobs[index].encoding, record: record, report: report)
+            pipeline.submit(frame, job: index, output: jobs[index].output, encoding: jobs[index].request.output.compression.options,
+                            record: record, report: report)
         }
         return true
     }
@@ -179,20 +139,12 @@ public final class CatalogueRenderer {
     /// The faces of a card, each file read once through the cache, and the hashes of the files read.
     private func load(_ textures: CardTextures) throws -> (front: CardFace, back: CardFace, hashes: [String: String]) {
         var hashes: [String: String] = [:]
-        let faces = try loadFaces(textures) { path in
+        let card = try textures.load { path in
             let texture = try cache.texture(at: path)
             for (role, file) in textures.byRole where file == path { hashes[role] = texture.hash }
             return texture.image
         }
-        return (faces.front, faces.back, hashes)
-    }
-
-    /// The plain face loader: art and mask as read; all four files must be given.
-    public static func readFaces(_ textures: CardTextures, read: (String) throws -> AnyRGBAImage) throws -> (front: CardFace, back: CardFace) {
-        guard let art = textures.art, let mask = textures.mask, let back = textures.back, let backMask = textures.backMask else {
-            throw ImageFileError(path: "<card>", reason: "art, mask, back and back_mask are all needed")
-        }
-        return (CardFace(art: try read(art), mask: try read(mask)), CardFace(art: try read(back), mask: try read(backMask)))
+        return (card.front.face, card.back.face, hashes)
     }
 
     /// The scenes of the next batch of `group` from `start`: up to `batchSize` frames and
@@ -202,8 +154,8 @@ public final class CatalogueRenderer {
         var scenes: [FrameScene] = []
         var bytes = 0
         for index in group[start...] {
-            let scene = jobs[index].scene(faces.front, faces.back)
-            let size = scene.canvasWidth * scene.canvasHeight * 4 * jobs[index].depth / 8
+            let scene = jobs[index].request.scene(front: faces.front, back: faces.back)
+            let size = scene.canvasBytes(channelBytes: jobs[index].request.output.channelBytes)
             if !scenes.isEmpty, scenes.count == batchSize || bytes + size > batchBytes { break }
             scenes.append(scene)
             bytes += size
