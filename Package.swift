@@ -29,7 +29,7 @@ let nativeCPU: [SwiftSetting] = [
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -62,6 +62,10 @@ let targets: [Target] = [
         name: "KiraRequest",
         dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraGeometry", "KiraShader", "KiraArguments"],
         swiftSettings: nativeCPU),
+
+    // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
+    // as sinks of the one frame pipeline (KiraRender's FramePipeline).
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraVideo"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
     .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments"], swiftSettings: nativeCPU),

@@ -58,7 +58,7 @@ public struct Bench {
         let canvas = MemoryBudget.imageBytes(width: canvasSize.width, height: canvasSize.height, channelBytes: 1)
         let inputs = 4 * face  // the art and mask, and the sample card before resizing (at most their size)
         // A frame: its canvas and both faces shaded (as FrameRenderer.estimatedPeakBytes); the
-        // sequence also holds the batch being encoded and its PNG bytes (FrameSequenceRenderer's).
+        // sequence also holds the batch being encoded and its PNG bytes (FramePipeline's).
         let perFrame = max(face, canvas + 2 * face)
         guard let batch = budget.largestBatch(upTo: frames, estimate: { inputs + $0 * perFrame }),
               let sequenceBatch = budget.largestBatch(upTo: 4, estimate: { inputs + $0 * (perFrame + 2 * canvas) }) else {
@@ -148,7 +148,7 @@ public struct Bench {
             FrameScene(front: face, back: face, pose: CardPose(
                 tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
         }
-        let sequence = FrameSequenceRenderer(threads: maxThreads, batchSize: sequenceBatch)
+        let sequence = FramePipeline(threads: maxThreads, batchSize: sequenceBatch)
         if wants("animate-png") {
             let counter = EncodedBytesSink()
             try measure("animate-png", threads: maxThreads, frames: scenes.count) {
