@@ -139,7 +139,7 @@ enum InputFixtures {
     }
 }
 
-/// Issue 12: lengths, memory, files that are not regular files, outputs that are inputs,
+/// Lengths, memory, files that are not regular files, outputs that are inputs,
 /// reports that cannot be written, temporary files, byte-string names.
 @Suite struct BadInputRobustnessTests {
     static func put(_ text: String, _ name: String, in workspace: Workspace) throws {

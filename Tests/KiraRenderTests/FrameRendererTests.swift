@@ -227,9 +227,9 @@ import Testing
 
     @Test func crossfadeOrderFollowsTheSeeds() throws {
         var scene = Self.scene(pose: CardPose(flip: 70))
-        scene.visibility = .crossfade  // seed 003: the back over the front
+        scene.visibility = .crossfade  // seed003-tilt-flip: the back over the front
         #expect(scene.layers().map(\.side) == [.front, .back])
-        scene.visibility = .crossfadeBackUnder  // seed 002: the front over the back
+        scene.visibility = .crossfadeBackUnder  // seed002-flip: the front over the back
         #expect(scene.layers().map(\.side) == [.back, .front])
         var over = RGBAImage<UInt8>(width: 0, height: 0), under = RGBAImage<UInt8>(width: 0, height: 0)
         try FrameRenderer().render(scene, into: &under)
