@@ -61,7 +61,7 @@ import Testing
     static func check(_ name: String, rendered: RGBAImage<UInt8>, reference: () throws -> RGBAImage<UInt8>) throws {
         let path = directory.appendingPathComponent(name + ".png").path
         if recording {
-            try PNGCodec.write(try reference(), to: path, options: .init(compressionLevel: 9))
+            try PNGCodec.write(try reference(), to: path, options: .init(deflater: .zlib(level: 9), sixteenBitDeflater: .zlib(level: 9)))
             Issue.record("recorded golden image \(name).png: review it, commit it, and run the tests again without KIRA_RECORD_GOLDEN")
             return
         }
