@@ -154,6 +154,7 @@ struct AnimateCommand: ParsableCommand {
         // Batches as large as the memory budget allows, up to the renderer's default.
         let channelBytes = depth.depth / 8
         let inputBytes = [scenes[0].front.art, scenes[0].front.mask, scenes[0].back.art, scenes[0].back.mask].reduce(0) { $0 + $1.byteCount }
+            + (card.foilMap != nil ? scenes[0].front.foilMap?.byteCount ?? 0 : 0)
         func peak(_ batch: Int) -> Int {
             inputBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
         }

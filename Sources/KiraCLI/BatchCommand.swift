@@ -11,8 +11,8 @@ struct BatchCommand: ParsableCommand {
         abstract: "Render a card catalogue: one frame per manifest row, resumable, sharded across processes or machines.",
         discussion: """
             The manifest is CSV with a header (.csv) or JSON Lines (.jsonl). Columns: output (required), \
-            art, mask, back, back_mask, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, \
-            size, background, scale, fit, depth, shader, angle_strength, y_flip, rotation, compression: each is the kira render option of the \
+            art, mask, back, back_mask, foil_map, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, \
+            size, background, scale, fit, depth, shader, angle_strength, y_flip, rotation, foil, intensity, glare, compression: each is the kira render option of the \
             same name, with its default when absent or empty; paths are taken from the manifest's folder. \
             Each output is byte-identical to kira render with the same values. \
             Outputs that are up to date (a record .NAME.kira-batch beside each output holds the hashes of \

@@ -9,10 +9,11 @@ enum BatchRows {
     /// The column every row needs.
     static let output = "output"
     /// Texture columns: paths, taken from the manifest's folder.
-    static let textures = ["art", "mask", "back", "back_mask"]
+    static let textures = ["art", "mask", "back", "back_mask", "foil_map"]
     /// Value columns: the render options that change the picture.
     static let values = ["tilt_x", "tilt_y", "flip", "axis", "perspective", "tilt_perspective", "size",
-                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation", "compression", "scale"]
+                         "background", "depth", "shader", "angle_strength", "y_flip", "rotation", "compression", "scale",
+                         "foil", "intensity", "glare"]
     /// On/off columns: `true`/`false` (also `yes`/`no`, `1`/`0`).
     static let flags = ["crossfade", "fit"]
 
@@ -75,8 +76,8 @@ enum BatchRows {
 
         var render = try parses.parse(arguments).get()
         let path = { (column: String) in row.values[column].map { manifest.resolve($0) } }
-        (render.card.art, render.card.mask, render.card.back, render.card.backMask) =
-            (path("art"), path("mask"), path("back"), path("back_mask"))
+        (render.card.art, render.card.mask, render.card.back, render.card.backMask, render.card.foilMap) =
+            (path("art"), path("mask"), path("back"), path("back_mask"), path("foil_map"))
         render.output.output = manifest.resolve(outputValue)
         do {
             // What a parse checks of the path options (the value options were checked above).
@@ -93,7 +94,7 @@ enum BatchRows {
         let card = render.card
         return FrameJob(
             row: row.number, output: render.output.path,
-            textures: CardTextures(art: card.art, mask: card.mask, back: card.back, backMask: card.backMask),
+            textures: CardTextures(art: card.art, mask: card.mask, back: card.back, backMask: card.backMask, foilMap: card.foilMap),
             depth: render.output.depth.depth, encoding: render.output.compression.options,
             record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]),
             scene: { front, back in render.scene(front: front, back: back) })
@@ -101,7 +102,8 @@ enum BatchRows {
 
     /// argument-parser's message for a row, naming the column as the manifest does.
     private static func rowError(_ error: any Error) -> RowError {
-        let message = String(RenderCommand.message(for: error).split(separator: "\n").first ?? "invalid values")
+        // One line, with the valid values argument-parser lists on the lines after it.
+        let message = KiraCommand.oneLine(RenderCommand.message(for: error))
         // Longest options first: '--back' is the start of '--background' and '--back-mask'.
         let column = (textures + values + flags).sorted { option($0).count > option($1).count }
             .first { message.contains("'\(option($0))") || message.contains("\(option($0)) ") }
@@ -111,7 +113,8 @@ enum BatchRows {
     /// A card's faces as `kira render` makes them from the same files (absent ones: its defaults).
     static func faces(_ textures: CardTextures, read: (String) throws -> AnyRGBAImage) throws -> (front: CardFace, back: CardFace) {
         var card = try CardOptions.parse([])
-        (card.art, card.mask, card.back, card.backMask) = (textures.art, textures.mask, textures.back, textures.backMask)
+        (card.art, card.mask, card.back, card.backMask, card.foilMap) =
+            (textures.art, textures.mask, textures.back, textures.backMask, textures.foilMap)
         let loaded = try card.load(read: read)
         return (loaded.front.face, loaded.back.face)
     }

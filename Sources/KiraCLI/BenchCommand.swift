@@ -43,6 +43,9 @@ struct BenchCommand: ParsableCommand {
             help: ArgumentHelp("Measure only this path (repeatable; default: all of them).", valueName: "name"))
     var paths: [String] = []
 
+    @Option(help: ArgumentHelp("Shade with this foil (repeatable, measured one after the other in the same run; 'all' for every foil; default: kira).", valueName: "name"))
+    var foil: [String] = []
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -59,13 +62,26 @@ struct BenchCommand: ParsableCommand {
         for path in paths where !Bench.pathNames.contains(path) {
             throw ValidationError("unknown path '\(path)' (one of \(Bench.pathNames.joined(separator: ", ")))")
         }
+        for name in foil where name != "all" && Foil(named: name) == nil {
+            throw ValidationError("unknown foil '\(name)' (one of \(FoilRegistry.names.joined(separator: ", ")), or all)")
+        }
+    }
+
+    /// The foils to measure, in the order given (every foil for 'all').
+    var foils: [Foil] {
+        if foil.isEmpty { return [.kira] }
+        var foils: [Foil] = []
+        for name in foil {
+            for each in name == "all" ? Foil.all : [Foil(named: name)!] where !foils.contains(each) { foils.append(each) }
+        }
+        return foils
     }
 
     func run() throws {
         if art == nil { _ = try Bench.batches(width: size.width, height: size.height, frames: frames, memory: memory) }
         let (artImage, maskImage) = try loadCard()
         let maxThreads = threads ?? TileScheduler.processorCount
-        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths))
+        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths), foils: foils)
         // Half a minute at the default size: on a terminal, say what is being measured.
         if !quiet, isatty(2) != 0 {
             bench.onStart = { name, threads in
@@ -95,6 +111,10 @@ struct Bench {
     let repeats: Int
     /// The paths to measure; empty for all.
     let only: Set<String>
+    /// The foils to shade with, each measured on every path that shades.
+    let foils: [Foil]
+    /// The shader's parameters of the foil being measured.
+    private var parameters = KiraParameters.seed
     /// Frames held at once by the paths that render many (sweeps, frames for zlib): more are
     /// rendered batch after batch, so memory stays bounded however many `frames` are asked for.
     private(set) var batch: Int
@@ -108,12 +128,14 @@ struct Bench {
     static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "animate-apng", "zlib-frames", "png-encode",
                             "png-encode-fast", "png-decode"]
 
-    init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = []) {
+    init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = [],
+         foils: [Foil] = [.kira]) {
         self.art = art
         self.mask = mask
         self.frames = frames
         self.repeats = repeats
         self.only = only
+        self.foils = foils
         batch = frames
         report.width = art.width
         report.height = art.height
@@ -158,15 +180,24 @@ struct Bench {
     }
 
     mutating func measureAll(maxThreads: Int) throws {
-        let normals = self.normals
-        let art = self.art, mask = self.mask
+        for foil in foils {
+            parameters.foil = foil
+            try measureShading(maxThreads: maxThreads)
+        }
+        try measureCoding()
+    }
 
-        func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
+    private func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
+
+    /// The paths that shade, with ``parameters``.
+    private mutating func measureShading(maxThreads: Int) throws {
+        let normals = self.normals
+        let art = self.art, mask = self.mask, parameters = self.parameters
 
         // The scalar reference: one frame, one thread.
         if wants("scalar") {
             try measure("scalar", threads: 1, frames: 1, repeats: 1) {
-                _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+                _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, as: UInt8.self)
             }
         }
 
@@ -178,9 +209,11 @@ struct Bench {
             let renderer = ShadeRenderer(threads: threads)
             renderer.recomputesNoiseTables = true
             var output = RGBAImage<UInt8>(width: art.width, height: art.height)
-            try renderer.shade(art: art, mask: mask, normal: normals[0], into: &output)  // first touch
+            try renderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, into: &output)  // first touch
             try measure("simd", threads: threads, frames: normals.count) {
-                for normal in normals { try renderer.shade(art: art, mask: mask, normal: normal, into: &output) }
+                for normal in normals {
+                    try renderer.shade(art: art, mask: mask, normal: normal, parameters: parameters, into: &output)
+                }
             }
         }
 
@@ -189,9 +222,11 @@ struct Bench {
         for threads in Set([1, maxThreads]).sorted() where wants("sweep") {
             let renderer = ShadeRenderer(threads: threads)
             var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normalBatches[0].count)
-            try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), into: &stack)
+            try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), parameters: parameters, into: &stack)
             try measure("sweep", threads: threads, frames: normals.count) {
-                for batch in normalBatches { try renderer.shade(art: art, mask: mask, normals: Array(batch), into: &stack) }
+                for batch in normalBatches {
+                    try renderer.shade(art: art, mask: mask, normals: Array(batch), parameters: parameters, into: &stack)
+                }
             }
         }
 
@@ -201,7 +236,7 @@ struct Bench {
         let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
         // `frame-scalar` is the same with the readable one-pixel-at-a-time projection, measured
         // only when asked for (`--path frame-scalar`).
-        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
+        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25), parameters: parameters)
         for (name, path) in [("frame", FrameRenderer.ProjectionPath.lanes), ("frame-scalar", .scalar)]
         where wants(name) && (name == "frame" || only.contains(name)) {
             for threads in Set([1, maxThreads]).sorted() {
@@ -221,7 +256,7 @@ struct Bench {
         // thread, the encoder alone (the path keeps its old name, zlib-frames).
         let scenes = (0..<normals.count).map { k in
             FrameScene(front: face, back: face, pose: CardPose(
-                tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
+                tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15), parameters: parameters)
         }
         let sequence = FrameSequenceRenderer(threads: maxThreads, batchSize: sequenceBatch)
         if wants("animate-png") {
@@ -259,8 +294,16 @@ struct Bench {
             record("zlib-frames", threads: 1, frames: scenes.count, seconds: best)
         }
 
-        // PNG coding of one frame, for scale: encoding usually dominates writing frames.
-        let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+    }
+
+    /// PNG coding of one frame, for scale: encoding usually dominates writing frames. Measured once
+    /// (with the first foil), whatever the foils.
+    private mutating func measureCoding() throws {
+        let art = self.art, mask = self.mask, normals = self.normals
+        var parameters = KiraParameters.seed
+        parameters.foil = foils[0]
+        self.parameters = parameters
+        let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], parameters: parameters, as: UInt8.self)
         let encoded = try PNGCodec.encode(frame)
         if wants("png-encode") { try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) } }
         if wants("png-encode-fast") {
@@ -284,7 +327,8 @@ struct Bench {
 
     private mutating func record(_ name: String, threads: Int, frames: Int, seconds: Double) {
         report.paths.append(BenchReport.Path(
-            name: name, width: art.width, height: art.height, frames: frames, threads: threads, seconds: seconds))
+            name: name, foil: parameters.foil.name, width: art.width, height: art.height, frames: frames, threads: threads,
+            seconds: seconds))
     }
 }
 
@@ -292,6 +336,8 @@ struct Bench {
 struct BenchReport {
     struct Path {
         var name: String
+        /// The foil the path shaded with (the coding paths: the frame they encode).
+        var foil: String
         var width: Int
         var height: Int
         var frames: Int
@@ -308,13 +354,13 @@ struct BenchReport {
 
     var table: String {
         var lines = ["kira bench: \(width)×\(height), \(BuildInfo.summary)"]
-        lines.append(pad("path", 16) + pad("threads", 8, right: true) + pad("frames", 8, right: true)
+        lines.append(pad("path", 16) + pad("foil", 9) + pad("threads", 8, right: true) + pad("frames", 8, right: true)
             + pad("seconds", 10, right: true) + pad("Mpx/s", 10, right: true) + pad("frames/s", 10, right: true)
             + pad("vs 1 thread", 12, right: true))
         for path in paths {
-            let single = paths.first { $0.name == path.name && $0.threads == 1 }
+            let single = paths.first { $0.name == path.name && $0.foil == path.foil && $0.threads == 1 }
             let scaling = single.map { String(format2(path.megapixelsPerSecond / $0.megapixelsPerSecond)) + "×" } ?? ""
-            lines.append(pad(path.name, 16) + pad("\(path.threads)", 8, right: true) + pad("\(path.frames)", 8, right: true)
+            lines.append(pad(path.name, 16) + pad(path.foil, 9) + pad("\(path.threads)", 8, right: true) + pad("\(path.frames)", 8, right: true)
                 + pad(format3(path.seconds), 10, right: true) + pad(format1(path.megapixelsPerSecond), 10, right: true)
                 + pad(format1(path.framesPerSecond), 10, right: true) + pad(path.threads == 1 ? "" : scaling, 12, right: true))
         }
@@ -323,7 +369,7 @@ struct BenchReport {
 
     var json: String {
         let items = paths.map { p in
-            #"{"name":"\#(p.name)","width":\#(p.width),"height":\#(p.height),"frames":\#(p.frames),"threads":\#(p.threads),"seconds":\#(p.seconds),"mpx_per_s":\#(p.megapixelsPerSecond),"frames_per_s":\#(p.framesPerSecond)}"#
+            #"{"name":"\#(p.name)","foil":"\#(p.foil)","width":\#(p.width),"height":\#(p.height),"frames":\#(p.frames),"threads":\#(p.threads),"seconds":\#(p.seconds),"mpx_per_s":\#(p.megapixelsPerSecond),"frames_per_s":\#(p.framesPerSecond)}"#
         }
         return #"{"build":"\#(BuildInfo.summary)","width":\#(width),"height":\#(height),"paths":[\#(items.joined(separator: ","))]}"#
     }

@@ -34,6 +34,7 @@ struct RenderCommand: ParsableCommand {
         // The inputs, the frame (canvas and shaded faces) and its PNG bytes.
         let channelBytes = output.depth.depth / 8
         let inputBytes = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
+            + (card.foilMap != nil ? scene.front.foilMap?.byteCount ?? 0 : 0)
         try memory.check(inputBytes + FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: channelBytes)
                              + scene.canvasBytes(channelBytes: channelBytes),
                          for: "a \(scene.canvasWidth)×\(scene.canvasHeight) frame", hint: "give a smaller --size or smaller art")

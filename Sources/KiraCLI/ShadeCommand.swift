@@ -19,6 +19,10 @@ struct ShadeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The holo mask (PNG, any size; white = full shine; default: the art's alpha, or the sample's mask).", valueName: "path"))
     var mask: String?
 
+    @Option(name: .customLong("foil-map"), help: ArgumentHelp(
+        "Height map for the etched foil (PNG, any size of the art's aspect ratio; default: the mask; the built-in card's art).", valueName: "path"))
+    var foilMap: String?
+
     @OptionGroup var tilt: TiltOptions
 
     @Option(parsing: .unconditional,
@@ -55,15 +59,17 @@ struct ShadeCommand: ParsableCommand {
     }
 
     func run() throws {
-        try InputFiles.checkOutput(output.path, isNotOneOf: [art, mask].compactMap { $0 })
+        try InputFiles.checkOutput(output.path, isNotOneOf: [art, mask, foilMap].compactMap { $0 })
         let artImage = try art.map { try PNGCodec.read($0) }, maskImage = try mask.map { try PNGCodec.read($0) }
-        let input = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") {
+        let foilMapImage = try foilMap.map { try PNGCodec.read($0) }
+        var input = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") {
             back ? BuiltInCard.back : BuiltInCard.front
         }
+        if let foilMapImage { input.face.foilMap = try FaceInput.checked(foilMap: foilMapImage, for: input.face.art) }
         if let assumption = input.assumption { writeToStandardError("kira shade: \(assumption)\n") }
         // The inputs, the shaded image and its PNG bytes (at most about its raw size).
         let art = input.face.art, outputBytes = MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: output.depth.depth / 8)
-        try memory.check(art.byteCount + input.face.mask.byteCount + 2 * outputBytes,
+        try memory.check(art.byteCount + input.face.mask.byteCount + (foilMapImage?.byteCount ?? 0) + 2 * outputBytes,
                          for: "shading a \(art.width)×\(art.height) image", hint: "give smaller art")
         let path = try output.prepare()
 
@@ -72,7 +78,8 @@ struct ShadeCommand: ParsableCommand {
         let parameters = shader.parameters
         func shade<Out: LaneChannel>(_: Out.Type) throws -> RGBAImage<Out> {
             var image = RGBAImage<Out>(width: 0, height: 0)
-            try renderer.shade(art: input.face.art, mask: input.face.mask, normal: normal, parameters: parameters, into: &image)
+            try renderer.shade(art: input.face.art, mask: input.face.mask, foilMap: input.face.foilMap, normal: normal,
+                               parameters: parameters, into: &image)
             return image
         }
         if output.depth.depth == 16 {

@@ -10,17 +10,20 @@ public struct CardTextures: Hashable, Sendable {
     public var mask: String?
     public var back: String?
     public var backMask: String?
+    /// The front's foil map (the height map of foils that read one).
+    public var foilMap: String?
 
-    public init(art: String?, mask: String?, back: String?, backMask: String?) {
+    public init(art: String?, mask: String?, back: String?, backMask: String?, foilMap: String? = nil) {
         self.art = art
         self.mask = mask
         self.back = back
         self.backMask = backMask
+        self.foilMap = foilMap
     }
 
     /// Each file given, with its role, as manifests and records name them.
     public var byRole: [(role: String, path: String)] {
-        [("art", art), ("mask", mask), ("back", back), ("back_mask", backMask)].compactMap { role, path in
+        [("art", art), ("mask", mask), ("back", back), ("back_mask", backMask), ("foil_map", foilMap)].compactMap { role, path in
             path.map { (role, $0) }
         }
     }
@@ -187,12 +190,14 @@ public final class CatalogueRenderer {
         return (faces.front, faces.back, hashes)
     }
 
-    /// The plain face loader: art and mask as read; all four files must be given.
+    /// The plain face loader: art and mask (and the foil map, if given) as read; the other four
+    /// files must be given.
     public static func readFaces(_ textures: CardTextures, read: (String) throws -> AnyRGBAImage) throws -> (front: CardFace, back: CardFace) {
         guard let art = textures.art, let mask = textures.mask, let back = textures.back, let backMask = textures.backMask else {
             throw ImageFileError(path: "<card>", reason: "art, mask, back and back_mask are all needed")
         }
-        return (CardFace(art: try read(art), mask: try read(mask)), CardFace(art: try read(back), mask: try read(backMask)))
+        return (CardFace(art: try read(art), mask: try read(mask), foilMap: try textures.foilMap.map(read)),
+                CardFace(art: try read(back), mask: try read(backMask)))
     }
 
     /// The scenes of the next batch of `group` from `start`: up to `batchSize` frames and

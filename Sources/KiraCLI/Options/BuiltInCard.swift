@@ -3,9 +3,14 @@ import KiraSamples
 
 /// The sample card, drawn in memory at its default size: the commands' defaults need no files,
 /// so they work from any directory. `kira textures` writes the same images to disk.
+/// Each face's art is also its foil map, so that the etched foil embosses the picture.
 enum BuiltInCard {
-    static let front = CardFace(art: .rgba8(SampleCard.front()), mask: .rgba8(SampleCard.mask()))
-    static let back = CardFace(art: .rgba8(SampleCard.back()), mask: .rgba8(SampleCard.backMask()))
+    static let front = face(art: SampleCard.front(), mask: SampleCard.mask())
+    static let back = face(art: SampleCard.back(), mask: SampleCard.backMask())
+
+    private static func face(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) -> CardFace {
+        CardFace(art: .rgba8(art), mask: .rgba8(mask), foilMap: .rgba8(art))
+    }
 }
 
 /// A holo mask from an art's alpha: grey = alpha, so the shine covers what is opaque.

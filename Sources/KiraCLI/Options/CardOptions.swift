@@ -21,15 +21,21 @@ struct CardOptions: ParsableArguments {
     @Option(name: .customLong("back-mask"), help: ArgumentHelp("Back holo mask (PNG; default: the back art's alpha).", valueName: "path"))
     var backMask: String?
 
+    @Option(name: .customLong("foil-map"), help: ArgumentHelp(
+        "Front height map for the etched foil (PNG, any size of the art's aspect ratio; default: the mask; the built-in card's art).", valueName: "path"))
+    var foilMap: String?
+
     /// The input files the user named.
-    var paths: [String] { [art, mask, back, backMask].compactMap { $0 } }
+    var paths: [String] { [art, mask, back, backMask, foilMap].compactMap { $0 } }
 
     /// Reads the faces; failures name the file. The user's files are read before the sample card
     /// is drawn, so a bad file fails at once. `read` reads a file (`kira batch` passes its cache).
     func load(read: (String) throws -> AnyRGBAImage) throws -> LoadedCard {
         let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
         let backImage = try back.map { try read($0) }, backMaskImage = try backMask.map { try read($0) }
-        let front = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") { BuiltInCard.front }
+        let foilMapImage = try foilMap.map { try read($0) }
+        var front = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") { BuiltInCard.front }
+        if let foilMapImage { front.face.foilMap = try FaceInput.checked(foilMap: foilMapImage, for: front.face.art) }
         if back == nil, art != nil {
             let plain = PlainBack(for: front.face.art)
             return LoadedCard(front: front, back: FaceInput(
@@ -71,11 +77,23 @@ struct FaceInput {
                         sample: () -> CardFace) -> FaceInput {
         guard let art else {
             let sample = sample()
-            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask))
+            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask, foilMap: sample.foilMap))
         }
         if let mask { return FaceInput(face: CardFace(art: art.image, mask: mask)) }
         return FaceInput(face: CardFace(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
                          assumption: "no \(maskOption): the shine covers \(art.path) where it is opaque (its alpha as the mask)")
+    }
+}
+
+extension FaceInput {
+    /// `foilMap`, refused (naming both sizes) when its aspect ratio is not the art's.
+    static func checked(foilMap: AnyRGBAImage?, for art: AnyRGBAImage) throws -> AnyRGBAImage? {
+        guard let foilMap else { return nil }
+        let map = SIMD2(foilMap.width, foilMap.height), size = SIMD2(art.width, art.height)
+        guard FoilMapShape.fits(map: map, art: size) else {
+            throw InputError("--foil-map: " + RenderError.foilMapShape(map: map, art: size).description)
+        }
+        return foilMap
     }
 }
 

@@ -37,6 +37,17 @@ struct ShaderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Rotation matrices of normalFromTilt: seed (transposed, as seed 003) or standard.", valueName: "seed|standard"))
     var rotation: RotationArgument = .seed
 
+    @Option(help: ArgumentHelp("The foil's look, each described in docs/looks.md (default: kira, the seed's).", valueName: "name"))
+    var foil: FoilArgument?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How strong the foil's shine is, 0...2 (0: the art alone, 1: as designed).", valueName: "x"))
+    var intensity: Float = KiraParameters.seed.intensity
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("A soft highlight that follows the tilt, 0...1 (0: none).", valueName: "x"))
+    var glare: Float = KiraParameters.seed.glare
+
     enum YFlip: String, ExpressibleByArgument, CaseIterable {
         case seedWidth = "seed-width", height, none
     }
@@ -47,6 +58,8 @@ struct ShaderOptions: ParsableArguments {
 
     func validate() throws {
         if let angleStrength { try Check.number(angleStrength, "--angle-strength", in: -1000...1000) }
+        try Check.number(intensity, "--intensity", in: KiraParameters.intensityRange)
+        try Check.number(glare, "--glare", in: KiraParameters.glareRange)
     }
 
     var parameters: KiraParameters {
@@ -58,10 +71,25 @@ struct ShaderOptions: ParsableArguments {
         case .none?: parameters.verticalFlip = .none
         case nil: break
         }
+        parameters.foil = foil?.foil ?? .kira
+        parameters.intensity = intensity
+        parameters.glare = glare
         return parameters
     }
 
     var rotationConvention: Rotation.Convention { rotation == .seed ? .seed : .standard }
+}
+
+/// A foil by name (``FoilRegistry/names``).
+struct FoilArgument: ExpressibleByArgument {
+    var foil: Foil
+
+    init?(argument: String) {
+        guard let foil = Foil(named: argument) else { return nil }
+        self.foil = foil
+    }
+
+    static var allValueStrings: [String] { FoilRegistry.names }
 }
 
 /// The memory budget (README, "Robustness"): work whose estimated peak is over it is refused
