@@ -61,7 +61,7 @@ struct CompareCommand: ParsableCommand {
         }
         // Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
         let diffBytes = diff == nil ? 0 : 2 * MemoryBudget.imageBytes(width: a.width, height: a.height, channelBytes: 1)
-        try memory.check(a.byteCount + b.byteCount + max(ImageComparison.estimatedWorkingBytes(a, b), diffBytes),
+        try memory.budget.check(a.byteCount + b.byteCount + max(ImageComparison.estimatedWorkingBytes(a, b), diffBytes),
                          for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
         if minSSIM != nil, comparison.ssim == nil {

@@ -27,23 +27,35 @@ struct FoilsCommand: ParsableCommand {
         static let path = "output/foils.png"
     }
 
+    /// The card and the shader the options describe (the pose, canvas and foil are the gallery's).
+    var request: RenderRequest {
+        get throws {
+            do {
+                return try RenderRequest(values: card.values + shader.values + output.format.values)
+            } catch {
+                throw ValidationError(error.commandLine)
+            }
+        }
+    }
+
     func validate() throws {
         try Check.integer(cellWidth, "--cell-width", in: 32...1024)
         if shader.foil != nil { throw ValidationError("kira foils draws every foil: leave out --foil") }
-        if output.depth.depth != 8 { throw ValidationError("kira foils writes an 8-bit sheet: leave out --depth") }
+        let request = try self.request
+        if request.output.depth != 8 { throw ValidationError("kira foils writes an 8-bit sheet: leave out --depth") }
     }
 
     func run() throws {
-        try InputFiles.checkOutput(output.path, isNotOneOf: card.paths)
-        let faces = try card.load()
-        let front = faces.front.face, back = faces.back.face
-        faces.reportAssumptions(showing: [.front], command: "foils")
-        let inputBytes = [front.art, front.mask, back.art, back.mask].reduce(0) { $0 + $1.byteCount } + (card.foilMap != nil ? front.foilMap?.byteCount ?? 0 : 0)
-        try memory.check(inputBytes + FoilGallery.estimatedPeakBytes(front: front, back: back, cellWidth: cellWidth),
-                         for: "a gallery of \(front.art.width)×\(front.art.height) cards", hint: "give smaller art")
+        let request = try self.request
+        try InputFiles.checkOutput(output.path, isNotOneOf: request.card.paths)
+        let card = try request.card.load()
+        if let notes = card.assumptions(showing: [.front]) { writeToStandardError("kira foils: \(OptionSpelling.spell(notes))\n") }
+        let front = card.front.face, back = card.back.face
+        try memory.budget.check(card.byteCount + FoilGallery.estimatedPeakBytes(front: front, back: back, cellWidth: cellWidth),
+                                for: "a gallery of \(front.art.width)×\(front.art.height) cards", hint: "give smaller art")
         let path = try output.prepare()
-        let sheet = try FoilGallery.render(front: front, back: back, parameters: shader.parameters, cellWidth: cellWidth,
+        let sheet = try FoilGallery.render(front: front, back: back, parameters: request.shader.parameters, cellWidth: cellWidth,
                                            renderer: FrameRenderer(threads: threads.count))
-        try PNGCodec.write(sheet, to: path, options: output.compression.options)
+        try request.write(.rgba8(sheet), to: path)
     }
 }

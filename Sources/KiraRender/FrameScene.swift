@@ -15,6 +15,12 @@ public struct CardFace: Sendable {
         self.mask = mask
         self.foilMap = foilMap
     }
+
+    /// The bytes of the face's images (a foil map that is the art's own buffer counted once).
+    public var byteCount: Int {
+        let map = foilMap.map { $0.sharesBuffer(with: art) ? 0 : $0.byteCount } ?? 0
+        return art.byteCount + mask.byteCount + map
+    }
 }
 
 /// What lies behind the card.

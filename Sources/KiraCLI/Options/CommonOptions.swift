@@ -2,6 +2,8 @@ import ArgumentParser
 import Kira
 import KiraArguments
 
+private typealias P = RenderParameters
+
 /// How many threads render.
 struct ThreadOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Worker threads (default: one per processor).", valueName: "n"))
@@ -16,80 +18,18 @@ struct ThreadOptions: ParsableArguments {
 
 /// The shader's variant, and the rotation convention that turns a tilt into its normal.
 struct ShaderOptions: ParsableArguments {
-    enum Preset: String, ExpressibleByArgument, CaseIterable {
-        case seed, threejs
+    @Option(name: P.shader.long, help: P.shader.argumentHelp, completion: P.shader.completion) var shader: String?
+    @Option(name: P.angleStrength.long, parsing: .unconditional, help: P.angleStrength.argumentHelp) var angleStrength: String?
+    @Option(name: P.yFlip.long, help: P.yFlip.argumentHelp, completion: P.yFlip.completion) var yFlip: String?
+    @Option(name: P.rotation.long, help: P.rotation.argumentHelp, completion: P.rotation.completion) var rotation: String?
+    @Option(name: P.foil.long, help: P.foil.argumentHelp, completion: P.foil.completion) var foil: String?
+    @Option(name: P.intensity.long, parsing: .unconditional, help: P.intensity.argumentHelp) var intensity: String?
+    @Option(name: P.glare.long, parsing: .unconditional, help: P.glare.argumentHelp) var glare: String?
+
+    var values: [(String, String)] {
+        given([(P.shader, shader), (P.angleStrength, angleStrength), (P.yFlip, yFlip), (P.rotation, rotation), (P.foil, foil),
+               (P.intensity, intensity), (P.glare, glare)])
     }
-
-    @Option(name: .customLong("shader"), help: ArgumentHelp(
-        "Shader constants: seed (seed 003's Metal shader) or threejs (its GLSL ancestor: angle strength 20, no y flip).",
-        valueName: "seed|threejs"))
-    var preset: Preset = .seed
-
-    @Option(name: .customLong("angle-strength"), parsing: .unconditional,
-            help: ArgumentHelp("Hue cycles per radian of view angle, -1000...1000 (overrides --shader).", valueName: "k"))
-    var angleStrength: Float?
-
-    @Option(name: .customLong("y-flip"),
-            help: ArgumentHelp("Noise y flip: seed-width (the seed's quirk), height, or none (overrides --shader).",
-                               valueName: "seed-width|height|none"))
-    var yFlip: YFlip?
-
-    @Option(help: ArgumentHelp("Rotation matrices of normalFromTilt: seed (transposed, as seed 003) or standard.", valueName: "seed|standard"))
-    var rotation: RotationArgument = .seed
-
-    @Option(help: ArgumentHelp("The foil's look, each described in docs/looks.md (default: kira, the seed's).", valueName: "name"))
-    var foil: FoilArgument?
-
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("How strong the foil's shine is, 0...2 (0: the art alone, 1: as designed).", valueName: "x"))
-    var intensity: Float = KiraParameters.seed.intensity
-
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("A soft highlight that follows the tilt, 0...1 (0: none).", valueName: "x"))
-    var glare: Float = KiraParameters.seed.glare
-
-    enum YFlip: String, ExpressibleByArgument, CaseIterable {
-        case seedWidth = "seed-width", height, none
-    }
-
-    enum RotationArgument: String, ExpressibleByArgument, CaseIterable {
-        case seed, standard
-    }
-
-    func validate() throws {
-        if let angleStrength { try Check.number(angleStrength, "--angle-strength", in: -1000...1000) }
-        try Check.number(intensity, "--intensity", in: KiraParameters.intensityRange)
-        try Check.number(glare, "--glare", in: KiraParameters.glareRange)
-    }
-
-    var parameters: KiraParameters {
-        var parameters: KiraParameters = preset == .seed ? .seed : .threeJS
-        if let angleStrength { parameters.angleStrength = angleStrength }
-        switch yFlip {
-        case .seedWidth: parameters.verticalFlip = .seedWidth
-        case .height: parameters.verticalFlip = .height
-        case .none?: parameters.verticalFlip = .none
-        case nil: break
-        }
-        parameters.foil = foil?.foil ?? .kira
-        parameters.intensity = intensity
-        parameters.glare = glare
-        return parameters
-    }
-
-    var rotationConvention: Rotation.Convention { rotation == .seed ? .seed : .standard }
-}
-
-/// A foil by name (``FoilRegistry/names``).
-struct FoilArgument: ExpressibleByArgument {
-    var foil: Foil
-
-    init?(argument: String) {
-        guard let foil = Foil(named: argument) else { return nil }
-        self.foil = foil
-    }
-
-    static var allValueStrings: [String] { FoilRegistry.names }
 }
 
 /// The memory budget (README, "Robustness"): work whose estimated peak is over it is refused
@@ -115,16 +55,6 @@ struct MemoryOptions: ParsableArguments {
     }
 
     var budget: MemoryBudget { MemoryBudget(bytes: maxMemory.bytes) }
-
-    /// Refuses `estimate` bytes for `what` when over the budget; `hint` says how to need less.
-    func check(_ estimate: Int, for what: String, hint: String) throws {
-        guard budget.fits(estimate) else { throw overBudget(estimate, for: what, hint: hint) }
-    }
-
-    func overBudget(_ estimate: Int, for what: String, hint: String) -> InputError {
-        InputError("\(what) needs about \(MemoryBudget.describe(estimate)) of memory, over the budget of "
-            + "\(MemoryBudget.describe(budget.bytes)): \(hint), or raise --max-memory")
-    }
 }
 
 /// A byte count typed as `2G`, `512M`, `1.5g` or plain bytes.

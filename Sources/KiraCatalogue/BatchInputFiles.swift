@@ -1,4 +1,4 @@
-import KiraCatalogue
+import KiraImage
 
 #if canImport(Glibc)
 import Glibc
@@ -14,13 +14,13 @@ import Darwin
 /// covers the other rows: a row whose output is another row's art would destroy that art, under
 /// any name or link, and in any shard (all shards of a manifest read the same files, at the
 /// same time).
-struct BatchInputFiles {
+package struct BatchInputFiles {
     private var textures: [FileIdentity: (path: String, row: Int)] = [:]
 
-    init(_ manifest: Manifest) {
+    package init(_ manifest: Manifest) {
         var seen: Set<String> = []
         for row in manifest.rows {
-            for column in BatchRows.textures {
+            for column in CataloguePlan.textureColumns {
                 guard let value = row.values[column] else { continue }
                 let path = manifest.resolve(value)
                 // Each path is looked up once: a catalogue names few textures in many rows.
@@ -31,7 +31,7 @@ struct BatchInputFiles {
     }
 
     /// The texture (and the first row that reads it) that is the same file as `path`, if any.
-    func texture(sameFileAs path: String) -> (path: String, row: Int)? {
+    package func texture(sameFileAs path: String) -> (path: String, row: Int)? {
         FileIdentity(path).flatMap { textures[$0] }
     }
 }
