@@ -109,33 +109,50 @@ public final class ShadeRenderer {
 
     /// Runs the kernel of the parameters' foil over every tile for the frames of `normals`;
     /// frame `k` goes to `output + k * frameBytes`.
+    ///
+    /// The images become raw views here, before the foil is chosen: the foil's kernel is then
+    /// specialised for each foil in this module (and for each channel depth inside it, as
+    /// ``ChannelDepth`` dispatches), whatever generic context the caller is in. Chosen under the
+    /// generic channel types instead, it ran unspecialised, 2-4x slower.
     private func render<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage?, parameters: KiraParameters,
         normals: UnsafeBufferPointer<SIMD3<Float>>, premultiplied: Bool, output: UnsafeMutableRawPointer, as: Out.Type
     ) {
-        let job = ShadeJob(art: art, mask: mask, foilMap: foilMap, parameters: parameters, normals: normals,
-                           premultiplied: premultiplied, output: output)
-        FoilRegistry.with(parameters.foil, ShadeWithFoil<In, M, Out>(renderer: self, job: job))
-    }
-
-    /// ``render(art:mask:foilMap:parameters:normals:premultiplied:output:as:)`` for the foil `F`.
-    fileprivate func render<F: FoilShader, In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
-        _: F.Type, _ job: ShadeJob<In, M>, as: Out.Type
-    ) {
-        let art = job.art, mask = job.mask, parameters = job.parameters
-        let size = SIMD2(Float(art.width), Float(art.height))
-        let tables: F.Tables = foilTables(F.self, width: art.width, height: art.height, parameters: parameters)
         if maskColumns?.matches(width: art.width, maskWidth: mask.width) != true {
             maskColumns = MaskColumns(width: art.width, maskWidth: mask.width)
         }
-        let heightSource = F.readsHeight ? (job.foilMap ?? M.erased(mask)) : nil
+        let readsHeight = FoilRegistry.with(parameters.foil, ReadsHeight())
+        let heightSource = readsHeight ? (foilMap ?? M.erased(mask)) : nil
         if let heightSource, heightColumns?.matches(width: art.width, maskWidth: heightSource.width) != true {
             heightColumns = MaskColumns(width: art.width, maskWidth: heightSource.width)
         }
         let paddedWidth = (art.width + Lanes.scalarCount - 1) / Lanes.scalarCount * Lanes.scalarCount
-        scratch.reserve(workers: scheduler.workers, paddedWidth: paddedWidth, frames: job.normals.count,
-                        heightRows: heightSource != nil)
-        let columns = maskColumns!, frameCount = job.normals.count
+        scratch.reserve(workers: scheduler.workers, paddedWidth: paddedWidth, frames: normals.count, heightRows: readsHeight)
+        let columns = maskColumns!
+        art.channels.withUnsafeBytes { artBytes in
+            mask.channels.withUnsafeBytes { maskBytes in
+                columns.indices.withUnsafeBufferPointer { columnIndices in
+                    heightSource.withHeightSource(columns: heightColumns) { height in
+                        let frame = FrameBuffers(
+                            art: artBytes.baseAddress!, mask: maskBytes.baseAddress!, output: output,
+                            width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
+                            maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
+                            frames: normals.count, premultiplied: premultiplied, intensity: parameters.intensity,
+                            scratch: scratch)
+                        let job = ShadeJob(frame: frame, height: height, parameters: parameters, normals: normals,
+                                           depths: (In.bitDepth, M.bitDepth, Out.bitDepth))
+                        FoilRegistry.with(parameters.foil, ShadeWithFoil(renderer: self, job: job))
+                    }
+                }
+            }
+        }
+    }
+
+    /// ``render(art:mask:foilMap:parameters:normals:premultiplied:output:as:)`` for the foil `F`.
+    fileprivate func render<F: FoilShader>(_: F.Type, _ job: ShadeJob) {
+        let frame = job.frame, parameters = job.parameters, frameCount = job.normals.count
+        let size = SIMD2(Float(frame.width), Float(frame.height))
+        let tables: F.Tables = foilTables(F.self, width: frame.width, height: frame.height, parameters: parameters)
         let glare = parameters.glare
         withUnsafeTemporaryAllocation(of: F.Frame.self, capacity: frameCount) { foilFrames in
             withUnsafeTemporaryAllocation(of: Glare.Frame.self, capacity: glare > 0 ? frameCount : 0) { glares in
@@ -144,24 +161,10 @@ public final class ShadeRenderer {
                     if glare > 0 { glares[k] = Glare.frame(normal: normal, size: size, strength: glare) }
                 }
                 defer { foilFrames.baseAddress!.deinitialize(count: frameCount) }
-                art.channels.withUnsafeBytes { artBytes in
-                    mask.channels.withUnsafeBytes { maskBytes in
-                        columns.indices.withUnsafeBufferPointer { columnIndices in
-                            heightSource.withHeightSource(columns: heightColumns) { height in
-                                let frame = FrameBuffers(
-                                    art: artBytes.baseAddress!, mask: maskBytes.baseAddress!, output: job.output,
-                                    width: art.width, height: art.height, maskWidth: mask.width, maskHeight: mask.height,
-                                    maskColumns: columns.isIdentity ? nil : columnIndices.baseAddress!,
-                                    frames: frameCount, premultiplied: job.premultiplied, intensity: parameters.intensity,
-                                    scratch: scratch)
-                                run(ShadeKernel<F>(
-                                    tables: tables, frame: frame, foilFrames: UnsafeBufferPointer(foilFrames),
-                                    glares: glare > 0 ? UnsafeBufferPointer(glares) : nil, height: height,
-                                    tileRows: tileRows, depths: (In.bitDepth, M.bitDepth, Out.bitDepth)))
-                            }
-                        }
-                    }
-                }
+                run(ShadeKernel<F>(
+                    tables: tables, frame: frame, foilFrames: UnsafeBufferPointer(foilFrames),
+                    glares: glare > 0 ? UnsafeBufferPointer(glares) : nil, height: job.height,
+                    tileRows: tileRows, depths: job.depths))
             }
         }
     }
@@ -193,22 +196,25 @@ private final class FoilTablesBox<T: FoilTables> {
     init(_ tables: T) { self.tables = tables }
 }
 
-/// One call's images and frames, before the foil is known.
-private struct ShadeJob<In: LaneChannel, M: LaneChannel> {
-    let art: RGBAImage<In>
-    let mask: RGBAImage<M>
-    let foilMap: AnyRGBAImage?
+/// One call's images (as raw views) and frames, before the foil is known.
+private struct ShadeJob {
+    let frame: FrameBuffers
+    let height: HeightSource?
     let parameters: KiraParameters
     let normals: UnsafeBufferPointer<SIMD3<Float>>
-    let premultiplied: Bool
-    let output: UnsafeMutableRawPointer
+    let depths: (art: Int, mask: Int, output: Int)
 }
 
 /// ``ShadeRenderer``'s render at the parameters' foil type.
-private struct ShadeWithFoil<In: LaneChannel, M: LaneChannel, Out: LaneChannel>: FoilTypeConsumer {
+private struct ShadeWithFoil: FoilTypeConsumer {
     let renderer: ShadeRenderer
-    let job: ShadeJob<In, M>
-    func callAsFunction<F: FoilShader>(_ foil: F.Type) { renderer.render(foil, job, as: Out.self) }
+    let job: ShadeJob
+    func callAsFunction<F: FoilShader>(_ foil: F.Type) { renderer.render(foil, job) }
+}
+
+/// Whether the foil reads the height field.
+private struct ReadsHeight: FoilTypeConsumer {
+    func callAsFunction<F: FoilShader>(_: F.Type) -> Bool { F.readsHeight }
 }
 
 /// The mask texel column of every art column (nearest-neighbour at `UV.x`).
