@@ -36,11 +36,7 @@ import Testing
 
     /// The seed's shader with another foil, intensity and glare.
     static func look(_ foil: String, intensity: Float = 1, glare: Float = 0) -> KiraParameters {
-        var parameters = KiraParameters.seed
-        parameters.foil = Foil(named: foil)!
-        parameters.intensity = intensity
-        parameters.glare = glare
-        return parameters
+        KiraParameters(foil: Foil(named: foil)!, intensity: intensity, glare: glare)
     }
 
     static let shadeScenes: [ShadeScene] = [

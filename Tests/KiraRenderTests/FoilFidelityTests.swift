@@ -14,11 +14,7 @@ import Testing
     ]
 
     static func parameters(_ foil: String, intensity: Float = 1, glare: Float = 0) -> KiraParameters {
-        var parameters = KiraParameters.seed
-        parameters.foil = Foil(named: foil)!
-        parameters.intensity = intensity
-        parameters.glare = glare
-        return parameters
+        KiraParameters(foil: Foil(named: foil)!, intensity: intensity, glare: glare)
     }
 
     /// The foil map: a relief of rings, at twice the art's size (the same aspect ratio).

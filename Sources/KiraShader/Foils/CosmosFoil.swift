@@ -120,15 +120,10 @@ public enum CosmosFoil: FoilShader {
 
         // The stars, shifted further.
         let margin = starMargin(input.size.x), cell = starCell(input.size.x)
-        let sx = input.centresX + (Float(frame.stars.x) + margin), sy = input.centreY + (Float(frame.stars.y) + margin)
-        let cellX = Lanes.floor(sx / cell), cellY = SeedShader.floor(sy / cell)
-        let fx = sx - cellX * cell, fy = sy - cellY * cell
-        let h = FoilMath.hashCell(FoilMath.whole(cellX), UInt32(cellY), seed: starSeed)
-        let r = starRadius * cell, span = cell - 2 * r
-        let dx = fx - (r + span * FoilMath.unit(h, shift: 8, bits: 12))
-        let dy = fy - (r + span * FoilMath.unit(h, shift: 20, bits: 12))
-        let star = FoilMath.bump((dx * dx + dy * dy) * (1 / (r * r))) * FoilMath.below(h, starShare)
-            * (0.5 + FoilMath.unit(h, shift: 4, bits: 4) * 0.5)
+        let (h, spot) = FoilMath.dot(x: input.centresX + (Float(frame.stars.x) + margin),
+                                     y: input.centreY + (Float(frame.stars.y) + margin), cell: cell, radius: starRadius,
+                                     seed: starSeed)
+        let star = spot * FoilMath.below(h, starShare) * (0.5 + FoilMath.unit(h, shift: 4, bits: 4) * 0.5)
 
         let l = input.layer
         return RGBLanes(l.r + (nebula.r + star) * weight.r, l.g + (nebula.g + star) * weight.g,
@@ -150,15 +145,9 @@ public enum CosmosFoil: FoilShader {
 
         let margin = starMargin(sample.size.x), cell = starCell(sample.size.x)
         let p = sample.position
-        let sx = p.x + (Float(shifts.stars.x) + margin), sy = p.y + (Float(shifts.stars.y) + margin)
-        let cellX = SeedShader.floor(sx / cell), cellY = SeedShader.floor(sy / cell)
-        let fx = sx - cellX * cell, fy = sy - cellY * cell
-        let h = FoilMath.hashCell(UInt32(cellX), UInt32(cellY), seed: starSeed)
-        let r = starRadius * cell, span = cell - 2 * r
-        let dx = fx - (r + span * FoilMath.unit(h, shift: 8, bits: 12))
-        let dy = fy - (r + span * FoilMath.unit(h, shift: 20, bits: 12))
-        let star = FoilMath.bump((dx * dx + dy * dy) * (1 / (r * r))) * FoilMath.below(h, starShare)
-            * (0.5 + FoilMath.unit(h, shift: 4, bits: 4) * 0.5)
+        let (h, spot) = FoilMath.dot(x: p.x + (Float(shifts.stars.x) + margin), y: p.y + (Float(shifts.stars.y) + margin),
+                                     cell: cell, radius: starRadius, seed: starSeed)
+        let star = spot * FoilMath.below(h, starShare) * (0.5 + FoilMath.unit(h, shift: 4, bits: 4) * 0.5)
 
         return sample.layer + (nebula + star) * weight
     }

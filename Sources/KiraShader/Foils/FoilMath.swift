@@ -54,6 +54,31 @@ public enum FoilMath {
 
     // MARK: Shapes and colours
 
+    /// A grid of `cell`-pixel square cells, each with a hash and a soft dot (radius `radius` cells)
+    /// at a hashed spot kept a radius from its edges: at the point (`x`, `y`), the cell's hash and
+    /// the dot's ``bump(_:)``. Glitter flakes and stars are such dots. `x` and `y` are not negative.
+    @inlinable
+    public static func dot(x: Float, y: Float, cell c: Float, radius: Float, seed: UInt32) -> (hash: UInt32, spot: Float) {
+        let cellX = SeedShader.floor(x / c), cellY = SeedShader.floor(y / c)
+        let fx = x - cellX * c, fy = y - cellY * c
+        let h = hashCell(UInt32(cellX), UInt32(cellY), seed: seed)
+        let r = radius * c, span = c - 2 * r
+        let dx = fx - (r + span * unit(h, shift: 8, bits: 12))
+        let dy = fy - (r + span * unit(h, shift: 20, bits: 12))
+        return (h, bump((dx * dx + dy * dy) * (1 / (r * r))))
+    }
+
+    @inlinable @inline(__always)
+    public static func dot(x: Lanes, y: Float, cell c: Float, radius: Float, seed: UInt32) -> (hash: SIMD16<UInt32>, spot: Lanes) {
+        let cellX = Lanes.floor(x / c), cellY = SeedShader.floor(y / c)
+        let fx = x - cellX * c, fy = y - cellY * c
+        let h = hashCell(whole(cellX), UInt32(cellY), seed: seed)
+        let r = radius * c, span = c - 2 * r
+        let dx = fx - (r + span * unit(h, shift: 8, bits: 12))
+        let dy = fy - (r + span * unit(h, shift: 20, bits: 12))
+        return (h, bump((dx * dx + dy * dy) * (1 / (r * r))))
+    }
+
     /// A soft bump of squared distance `t` (in units of the radius squared): `max(1 - t, 0)²`,
     /// 1 at the centre, 0 from the radius on, with no kink at either end.
     @inlinable

@@ -57,17 +57,8 @@ public enum SparkleFoil: FoilShader {
 
     @inlinable @inline(__always)
     public static func pixel(_ input: FoilInput, row: NoFoilTables.Row) -> Pixel {
-        let c = cell(input.size)
-        let px = input.centresX, py = input.centreY
-        let cellX = Lanes.floor(px / c), cellY = SeedShader.floor(py / c)
-        let fx = px - cellX * c, fy = py - cellY * c
-        let h = FoilMath.hashCell(FoilMath.whole(cellX), UInt32(cellY), seed: seed)
+        let (h, spot) = FoilMath.dot(x: input.centresX, y: input.centreY, cell: cell(input.size), radius: radius, seed: seed)
         let present = FoilMath.below(h, share)
-        // The flake's centre, kept a radius from the cell's edges.
-        let r = radius * c, span = c - 2 * r
-        let dx = fx - (r + span * FoilMath.unit(h, shift: 8, bits: 12))
-        let dy = fy - (r + span * FoilMath.unit(h, shift: 20, bits: 12))
-        let spot = FoilMath.bump((dx * dx + dy * dy) * (1 / (r * r)))
         let h2 = FoilMath.hash(h)
         let colour = FoilMath.spectrum(FoilMath.unit(h2, shift: 4, bits: 8))
         let m = input.mono
@@ -87,16 +78,10 @@ public enum SparkleFoil: FoilShader {
     }
 
     public static func reference(_ sample: FoilSample, normal: SIMD3<Float>, parameters: KiraParameters) -> SIMD3<Float> {
-        let c = cell(sample.size)
+        // The cell's flake (if it has one), its spot on the pixel, its orientation and tint.
         let p = sample.position
-        let cellX = SeedShader.floor(p.x / c), cellY = SeedShader.floor(p.y / c)
-        let fx = p.x - cellX * c, fy = p.y - cellY * c
-        let h = FoilMath.hashCell(UInt32(cellX), UInt32(cellY), seed: seed)
+        let (h, spot) = FoilMath.dot(x: p.x, y: p.y, cell: cell(sample.size), radius: radius, seed: seed)
         let present = FoilMath.below(h, share)
-        let r = radius * c, span = c - 2 * r
-        let dx = fx - (r + span * FoilMath.unit(h, shift: 8, bits: 12))
-        let dy = fy - (r + span * FoilMath.unit(h, shift: 20, bits: 12))
-        let spot = FoilMath.bump((dx * dx + dy * dy) * (1 / (r * r)))
         let h2 = FoilMath.hash(h)
         let colour = FoilMath.spectrum(FoilMath.unit(h2, shift: 4, bits: 8))
         let amount = spot * present * sample.intensity
