@@ -54,6 +54,20 @@ import Testing
         }
     }
 
+    /// Faces of a pixel or a few: no foil's tables or cells may assume a card-sized face.
+    @Test(arguments: foils)
+    func tinyFaces(foil: String) throws {
+        for (width, height) in [(1, 1), (17, 3), (2, 40)] {
+            let art = TestImages.art(width: width, height: height), mask = TestImages.mask(width: 5, height: 3)
+            let parameters = Self.parameters(foil, glare: 0.5)
+            let reference = try ReferenceRenderer.shade(art: art, mask: mask, normal: Self.normals[0], parameters: parameters,
+                                                        as: UInt8.self)
+            let fast = try ShadeRenderer(threads: 2).shade(art: art, mask: mask, normal: Self.normals[0], parameters: parameters,
+                                                           as: UInt8.self)
+            #expect(Self.differing(fast.channels, reference.channels) == 0, "\(foil) \(width)×\(height)")
+        }
+    }
+
     @Test(arguments: foils)
     func sixteenBitsAndPremultipliedSweeps(foil: String) throws {
         let art = TestImages.art(width: 35, height: 21, as: UInt16.self)

@@ -55,7 +55,8 @@ public enum CosmosFoil: FoilShader {
         public init(width: Int, height: Int, parameters: KiraParameters) {
             self.width = width
             self.height = height
-            let margin = CosmosFoil.shift(1, depth: CosmosFoil.nebulaDepth, width: width)
+            // A pixel more than the largest shift: a unit normal's x may round a hair above 1.
+            let margin = CosmosFoil.shift(1, depth: CosmosFoil.nebulaDepth, width: width) + 1
             broad = LatticeNoise(width: width, height: height, margin: margin, cell: CosmosFoil.broadCell(width),
                                  seed: CosmosFoil.broadSeed)
             fine = LatticeNoise(width: width, height: height, margin: margin, cell: CosmosFoil.fineCell(width),
@@ -74,8 +75,9 @@ public enum CosmosFoil: FoilShader {
         @inlinable public func rowTables(_ y: Int) -> Tables { self }
     }
 
-    @inlinable static func broadCell(_ width: Int) -> Float { Float(width) / broadCells }
-    @inlinable static func fineCell(_ width: Int) -> Float { Float(width) / fineCells }
+    // At least a pixel each, so that a face a few pixels wide has a lattice too.
+    @inlinable static func broadCell(_ width: Int) -> Float { Swift.max(1, Float(width) / broadCells) }
+    @inlinable static func fineCell(_ width: Int) -> Float { Swift.max(1, Float(width) / fineCells) }
     @inlinable static func starCell(_ width: Float) -> Float { Swift.max(3, SeedShader.floor(width / starCells)) }
 
     /// The shift in whole pixels of a layer at `depth` for a normal component `n`, on a face of
