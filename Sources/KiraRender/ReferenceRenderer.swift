@@ -2,9 +2,9 @@ import KiraImage
 import KiraShader
 
 /// The plain scalar renderer: every pixel through the foil's reference
-/// (``FoilShader/reference(_:normal:parameters:)``; for the default foil, the seed's
-/// ``SeedShader/kiraEffect(position:layer:size:normal:mono:parameters:)``) and the glare's
-/// (``Glare/apply(_:coverage:position:frame:)``).
+/// (``/KiraShader/FoilShader/reference(_:normal:parameters:)``; for the default foil, the original's
+/// ``/KiraShader/SeedShader/kiraEffect(position:layer:size:normal:mono:parameters:)``) and the
+/// glare's (``/KiraShader/Glare/apply(_:coverage:position:frame:)``).
 ///
 /// Slow and obvious on purpose. It is the reference the fast ``ShadeRenderer`` is tested against
 /// and what golden images are made with; it shares no lane code with the fast path.
