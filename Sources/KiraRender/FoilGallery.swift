@@ -2,7 +2,7 @@ import KiraGeometry
 import KiraImage
 import KiraShader
 
-/// Every foil on one sheet: a column per foil, in ``FoilRegistry``'s order, and a row per tilt
+/// Every foil on one sheet: a column per foil, in ``/KiraShader/FoilRegistry``'s order, and a row per tilt
 /// of the card (three), as ``FrameRenderer`` draws it on screen.
 public enum FoilGallery {
     /// The tilts (about x, about y, in degrees) of the three rows: up and to the left, a little off

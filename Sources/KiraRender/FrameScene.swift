@@ -6,7 +6,7 @@ import KiraShader
 public struct CardFace: Sendable {
     public var art: AnyRGBAImage
     public var mask: AnyRGBAImage
-    /// The height map of foils that read one (``FoilShader/readsHeight``; without it they read the
+    /// The height map of foils that read one (``/KiraShader/FoilShader/readsHeight``; without it they read the
     /// mask's): any size of the art's aspect ratio (``FoilMapShape``).
     public var foilMap: AnyRGBAImage?
 

@@ -9,7 +9,7 @@ public struct CardTextures: Hashable, Sendable {
     public var mask: String?
     public var back: String?
     public var backMask: String?
-    /// The front's foil map: the height map of foils that read one (``FoilShader/readsHeight``).
+    /// The front's foil map: the height map of foils that read one (``/KiraShader/FoilShader/readsHeight``).
     public var foilMap: String?
 
     public init(art: String? = nil, mask: String? = nil, back: String? = nil, backMask: String? = nil, foilMap: String? = nil) {

@@ -17,7 +17,8 @@ public struct ShaderSettings: Sendable, Equatable {
     /// Overrides the preset's vertical flip.
     public var verticalFlip: KiraParameters.VerticalFlip?
     public var rotation = Rotation.Convention.seed
-    /// The look (``KiraParameters/foil``, ``KiraParameters/intensity``, ``KiraParameters/glare``).
+    /// The look (``/KiraShader/KiraParameters/foil``, ``/KiraShader/KiraParameters/intensity``,
+    /// ``/KiraShader/KiraParameters/glare``).
     public var foil = Foil.kira
     public var intensity = KiraParameters.seed.intensity
     public var glare = KiraParameters.seed.glare
@@ -43,7 +44,7 @@ public struct ShaderSettings: Sendable, Equatable {
         .choice("rotation", \.rotation, default: .seed,
                 help: "Rotation matrices of normalFromTilt: seed (transposed, as the seed's) or standard (default: seed)."),
         .choice("foil", \.foil, words: Foil.all.map { ($0.name, $0) }, default: .kira,
-                help: "The foil's look, each described in docs/looks.md (default: kira, the seed's)."),
+                help: "The foil's look, each described in docs/looks.md (default: kira, the original's)."),
         .number("intensity", \.intensity, in: KiraParameters.intensityRange, default: KiraParameters.seed.intensity,
                 valueName: "x", help: "How strong the foil's shine is, 0...2: 0 the art alone, 1 as designed (default: 1)."),
         .number("glare", \.glare, in: KiraParameters.glareRange, default: KiraParameters.seed.glare, valueName: "x",

@@ -13,7 +13,7 @@ public enum Glare {
     public static let travel: Float = 1.6
     /// The highlight's radius as a share of the face's width.
     public static let radius: Float = 0.6
-    // The falloff is ``FoilMath/bump(_:)`` of the squared distance over the squared radius:
+    // The falloff is `FoilMath.bump` of the squared distance over the squared radius:
     // `(1 - d²/r²)²` inside the radius, 0 outside.
 
     /// One normal's glare on a face.

@@ -56,7 +56,7 @@ public enum FoilMath {
 
     /// A grid of `cell`-pixel square cells, each with a hash and a soft dot (radius `radius` cells)
     /// at a hashed spot kept a radius from its edges: at the point (`x`, `y`), the cell's hash and
-    /// the dot's ``bump(_:)``. Glitter flakes and stars are such dots. `x` and `y` are not negative.
+    /// the dot's `bump`. Glitter flakes and stars are such dots. `x` and `y` are not negative.
     @inlinable
     public static func dot(x: Float, y: Float, cell c: Float, radius: Float, seed: UInt32) -> (hash: UInt32, spot: Float) {
         let cellX = SeedShader.floor(x / c), cellY = SeedShader.floor(y / c)

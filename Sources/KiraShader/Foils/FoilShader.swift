@@ -6,7 +6,7 @@
 /// where the foil says:
 /// - ``Tables``: per face, built once for its size and parameters and kept from frame to frame
 ///   (kira's factored value noise). A renderer measuring cold frames rebuilds them every frame.
-/// - ``frame(normal:parameters:)``: per face and normal, once (kira's view-angle colour).
+/// - ``frame(normal:parameters:size:)``: per face and normal, once (kira's view-angle colour).
 /// - ``pixel(_:row:)``: per pixel, what does not depend on the normal; a sweep does it once for
 ///   all its frames.
 /// - ``shade(_:_:row:frame:)``: per pixel and normal, the colour.

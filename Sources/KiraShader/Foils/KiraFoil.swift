@@ -1,12 +1,12 @@
-/// The seed's kira shine: value noise coloured by hue, lit where its colour is close to the hue
+/// The original kira shine: value noise coloured by hue, lit where its colour is close to the hue
 /// the view angle selects, added where the mask is light.
 ///
 /// The fast path is ``KiraLanes`` on the factored noise (``NoiseTables``); the reference is
 /// ``SeedShader/kiraEffect(position:layer:size:normal:mono:parameters:)``. The intensity scales
-/// the mask (a multiply by 1 is exact: intensity 1 is the seed's shader bit for bit).
+/// the mask (a multiply by 1 is exact: intensity 1 is the original shader bit for bit).
 public enum KiraFoil: FoilShader {
     public static let name = "kira"
-    public static let summary = "the seed's holo: speckled rainbow noise that lights where its hue meets the view angle's"
+    public static let summary = "the original holo: speckled rainbow noise that lights where its hue meets the view angle's"
 
     public typealias Tables = NoiseTables
     /// The view angle's colour (`generateAngleRGB`).
@@ -51,7 +51,7 @@ public enum KiraFoil: FoilShader {
         reference(sample, weight: sample.mono * sample.intensity, normal: normal, parameters: parameters)
     }
 
-    /// The seed's `kiraEffect` with `weight` as the mask.
+    /// The original `kiraEffect` with `weight` as the mask.
     public static func reference(_ sample: FoilSample, weight: SIMD3<Float>, normal: SIMD3<Float>,
                                  parameters: KiraParameters) -> SIMD3<Float> {
         let c = SeedShader.kiraEffect(position: sample.position, layer: SIMD4(sample.layer, sample.alpha), size: sample.size,
@@ -61,6 +61,6 @@ public enum KiraFoil: FoilShader {
 }
 
 extension Foil {
-    /// The seed's kira shine (``KiraFoil``), the default.
+    /// The original kira shine (``KiraFoil``), the default.
     public static let kira = Foil(KiraFoil.self)
 }

@@ -1,8 +1,8 @@
 /// Value noise on a square lattice of `cell` pixels over a face and a margin around it, factored
-/// into tables as ``NoiseTables`` factors the seed's noise, so that sixteen pixels cost four loads,
-/// three multiplies and two adds, with the bits of ``value(column:row:)``.
+/// into tables as ``NoiseTables`` factors the original's noise, so that sixteen pixels cost four loads,
+/// three multiplies and two adds, with the bits of ``value(column:row:cell:seed:)``.
 ///
-/// The lattice hash is an integer mixer (``FoilMath/hashCell(_:_:seed:)``), not the seed's `sin`
+/// The lattice hash is an integer mixer (`FoilMath.hashCell`), not the original's `sin`
 /// hash: the foils that use this noise are Kira's own, and the mixer has no period to show.
 /// Pixel columns and rows may lie up to `margin` outside the face (for layers that move with
 /// parallax).
@@ -63,7 +63,7 @@ public struct LatticeNoise: Sendable {
     }
 
     /// The noise at pixel (`column`, `row`) (either may lie in the margin): the reference form,
-    /// `mix(a, b, u.x) + (c - a) * u.y * (1 - u.x) + (d - b) * u.x * u.y`, as the seed writes it.
+    /// `mix(a, b, u.x) + (c - a) * u.y * (1 - u.x) + (d - b) * u.x * u.y`, as the original writes it.
     public static func value(column: Int, row: Int, cell: Float, seed: UInt32) -> Float {
         let (i, ux) = terms(column, cell: cell), (j, uy) = terms(row, cell: cell)
         let a = lattice(i, j, seed: seed), b = lattice(i + 1, j, seed: seed)
