@@ -17,7 +17,7 @@ struct KiraCommand: ParsableCommand {
         commandName: "kira",
         abstract: "Render holographic (kira) trading-card frames on the CPU.",
         version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
-        subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, CompareCommand.self, BenchCommand.self, TexturesCommand.self]
+        subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self, BenchCommand.self, TexturesCommand.self]
     )
 
     /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is
