@@ -68,6 +68,7 @@ struct AnimateCommand: ParsableCommand {
 
     func validate() throws {
         try Check.integer(fps, "--fps", in: 1...240)
+        try videos.check(framesPerSecond: fps)
         try Check.integer(columns, "--columns", in: 1...100)
         if let duration { try Check.number(duration, "--duration", in: Self.lengths) }
         if let loops {
@@ -147,7 +148,7 @@ struct AnimateCommand: ParsableCommand {
         }
         let videoEncoders = try ffmpeg.map { program in
             try videos.encoders(program: program, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
-                                framesPerSecond: fps, background: canvas.background.value)
+                                framesPerSecond: fps, background: canvas.background.value, inputs: inputs)
         } ?? []
         // Any failure below stops every ffmpeg and leaves no video behind.
         defer { for encoder in videoEncoders { encoder.cancel() } }

@@ -89,7 +89,7 @@ struct BatchCommand: ParsableCommand {
 
         // Every row's values and textures are checked, and the up-to-date rows set aside, before
         // anything renders.
-        let inputs = BatchInputFiles(catalogue)
+        let inputs = BatchInputFiles(catalogue, path: manifest)
         let cache = TextureCache()
         let parses = BatchRows.Parses()
         var jobs: [FrameJob] = []
@@ -102,8 +102,8 @@ struct BatchCommand: ParsableCommand {
                 done += 1
                 continue
             }
-            if let texture = inputs.texture(sameFileAs: job.output) {
-                fail(row.number, job.output, "the output would overwrite \(texture.path), a texture of row \(texture.row)")
+            if let input = inputs.overwritten(by: job.output) {
+                fail(row.number, job.output, "the output would overwrite \(input)")
                 done += 1
                 continue
             }
@@ -122,7 +122,7 @@ struct BatchCommand: ParsableCommand {
         }
         progress.update(done)
 
-        let renderer = CatalogueRenderer(threads: threads.count, cache: cache, loadFaces: BatchRows.faces)
+        let renderer = CatalogueRenderer(threads: threads.count, cache: cache, inputs: [manifest], loadFaces: BatchRows.faces)
         summary.cards = renderer.render(jobs) { index, outcome in
             switch outcome {
             case .rendered: summary.rendered += 1

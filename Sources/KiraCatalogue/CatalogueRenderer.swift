@@ -80,12 +80,18 @@ public final class CatalogueRenderer {
 
     /// Makes each card's faces.
     public let loadFaces: FaceLoader
+    /// Files every job reads besides its textures (the manifest): no output may be one of them.
+    public let inputs: [String]
 
-    /// - Parameter loadFaces: makes a card's faces from its files; by default each face is its art
-    ///   and mask as read, and all four files are needed.
+    /// - Parameters:
+    ///   - loadFaces: makes a card's faces from its files; by default each face is its art and
+    ///     mask as read, and all four files are needed.
+    ///   - inputs: files the jobs read besides their textures (the manifest).
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
-                batchSize: Int = 8, batchBytes: Int = 256 << 20, loadFaces: @escaping FaceLoader = CatalogueRenderer.readFaces) {
+                batchSize: Int = 8, batchBytes: Int = 256 << 20, inputs: [String] = [],
+                loadFaces: @escaping FaceLoader = CatalogueRenderer.readFaces) {
         frameRenderer = FrameRenderer(threads: threads)
+        self.inputs = inputs
         self.cache = cache
         self.loadFaces = loadFaces
         self.batchSize = max(1, batchSize)
@@ -166,7 +172,9 @@ public final class CatalogueRenderer {
         for (frame, index) in zip(frames, indices) {
             var record = jobs[index].record
             record.textures = hashes
-            pipeline.submit(frame, job: index, output: jobs[index].output, encoding: jobs[index].encoding, record: record, report: report)
+            let inputs = self.inputs + jobs[index].textures.byRole.map(\.path)
+            pipeline.submit(frame, job: index, output: jobs[index].output, inputs: inputs, encoding: jobs[index].encoding,
+                            record: record, report: report)
         }
         return true
     }

@@ -78,10 +78,11 @@ final class FramePipeline: @unchecked Sendable {
         count == 0 || framesInFlight == 0 || (framesInFlight + count <= limit && bytesInFlight + bytes <= limitBytes)
     }
 
-    /// Queues `frame` to be encoded with `encoding`, its record written, then the file `output`.
+    /// Queues `frame` to be encoded with `encoding`, its record written, then the file `output`
+    /// (which may not be one of `inputs`).
     func submit<Out: LaneChannel>(
-        _ frame: RGBAImage<Out>, job: Int, output: String, encoding: PNGCodec.EncodingOptions, record: OutputRecord,
-        report: Report
+        _ frame: RGBAImage<Out>, job: Int, output: String, inputs: [String], encoding: PNGCodec.EncodingOptions,
+        record: OutputRecord, report: Report
     ) {
         if let failure = makeDirectory(for: output) {
             report(job, .failed(failure))
@@ -105,7 +106,7 @@ final class FramePipeline: @unchecked Sendable {
                 let outcome: CatalogueRenderer.Outcome
                 do throws(ImageFileError) {
                     let png = try encoded.get()
-                    try Self.write(png.bytes, hash: png.hash, to: output, record: record)
+                    try Self.write(png.bytes, hash: png.hash, to: output, inputs: inputs, record: record)
                     outcome = .rendered
                 } catch {
                     outcome = .failed(error.description)
@@ -124,10 +125,14 @@ final class FramePipeline: @unchecked Sendable {
     }
 
     /// The record goes first, so that a kill in between leaves an output that does not match its
-    /// record (and is made again), never one wrongly up to date.
-    private static func write(_ png: [UInt8], hash: String, to output: String, record: OutputRecord) throws(ImageFileError) {
+    /// record (and is made again), never one wrongly up to date. The output opens by the
+    /// catalogue's rule: a FIFO or a device there fails the row, as does one of `inputs`.
+    private static func write(_ png: [UInt8], hash: String, to output: String, inputs: [String],
+                              record: OutputRecord) throws(ImageFileError) {
+        let file = try AtomicOutputFile(path: output, rule: .catalogue, inputs: inputs)
         try record.write(for: output, outputHash: hash)
-        try FileIO.writeAtomically(png, to: output)
+        try file.write(png)
+        try file.commit()
     }
 
     private func recycle<Out: LaneChannel>(_ frame: RGBAImage<Out>) {

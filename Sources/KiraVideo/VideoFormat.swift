@@ -20,6 +20,21 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         self.init(rawValue: name[name.index(after: dot)...].lowercased())
     }
 
+    /// The frame rates the format plays as asked. A GIF's frame delays are whole hundredths of a
+    /// second: above 100 frames/s two frames round to one time, which ffmpeg refuses ("Non-monotonous
+    /// DTS", seen at every rate from 101 to 240 once a clip has enough frames); at 100 or less each
+    /// frame has its own hundredth.
+    public var framesPerSecondRange: ClosedRange<Int> {
+        self == .gif ? 1...100 : 1...240
+    }
+
+    /// Refuses, before anything is rendered, a rate the format cannot play.
+    public func check(framesPerSecond: Int) throws(VideoError) {
+        guard framesPerSecondRange.contains(framesPerSecond) else {
+            throw .unsupportedRate(format: self, framesPerSecond: framesPerSecond, supported: framesPerSecondRange)
+        }
+    }
+
     /// Whether the format keeps a transparent background.
     public var hasAlpha: Bool { self != .mp4 }
 

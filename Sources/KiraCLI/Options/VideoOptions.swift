@@ -43,9 +43,14 @@ struct VideoOptions: ParsableArguments {
         video.isEmpty ? nil : try FFmpegProgram.locate(explicit: ffmpeg)
     }
 
-    /// Starts one encoder per `--video`, for frames of `width` × `height`.
+    /// Refuses a rate one of the videos' formats cannot play, before anything is rendered.
+    func check(framesPerSecond: Int) throws {
+        for format in video.compactMap(VideoFormat.init(path:)) { try format.check(framesPerSecond: framesPerSecond) }
+    }
+
+    /// Starts one encoder per `--video`, for frames of `width` × `height`; none may be one of `inputs`.
     func encoders(program: String, width: Int, height: Int, framesPerSecond: Int,
-                  background: FrameBackground) throws -> [VideoEncoder] {
+                  background: FrameBackground, inputs: [String]) throws -> [VideoEncoder] {
         var matte = SIMD3<UInt8>.zero
         if case .color(let color) = background {
             let scaled = (color.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 255).rounded(.toNearestOrEven)
@@ -56,7 +61,7 @@ struct VideoOptions: ParsableArguments {
             let settings = VideoSettings(width: width, height: height, framesPerSecond: framesPerSecond, quality: crf,
                                          transparent: background == .transparent, matte: matte, outputWidth: videoWidth)
             do {
-                started.append(try VideoEncoder(path: path, settings: settings, ffmpeg: program))
+                started.append(try VideoEncoder(path: path, settings: settings, ffmpeg: program, inputs: inputs))
             } catch {
                 for encoder in started { encoder.cancel() }
                 throw error
