@@ -41,7 +41,7 @@ let targets: [Target] = [
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
-    .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
     .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraFiles"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.

@@ -93,10 +93,7 @@ struct AnimateCommand: ParsableCommand {
     static let lengths = 0.001...600.0
 
     func run() throws {
-        let dragPath = try drag.map { path in
-            let bytes = try FileIO.read(path)
-            return try DragPath(text: String(decoding: bytes, as: UTF8.self), name: path)
-        } ?? .figureEight
+        let dragPath = try drag.map { try DragPath.read($0, budget: memory.budget) } ?? .figureEight
         let preset = self.preset.preset
         // The drag decides the length unless --duration does: the same limits apply to it,
         // before anything is sized by it.
@@ -155,8 +152,9 @@ struct AnimateCommand: ParsableCommand {
         // Batches as large as the memory budget allows, up to the renderer's default.
         let channelBytes = depth.depth / 8
         let inputBytes = [scenes[0].front.art, scenes[0].front.mask, scenes[0].back.art, scenes[0].back.mask].reduce(0) { $0 + $1.byteCount }
+        let dragBytes = DragPath.bytes(samples: dragPath.samples.count)
         func peak(_ batch: Int) -> Int {
-            inputBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
+            inputBytes + dragBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
         }
         guard let batch = memory.budget.largestBatch(upTo: FrameSequenceRenderer.defaultBatchSize, estimate: peak) else {
             throw memory.overBudget(peak(1), for: "a \(scenes[0].canvasWidth)×\(scenes[0].canvasHeight) animation",

@@ -1,13 +1,5 @@
 import KiraImage
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Textures decoded once per file per process, within a memory budget.
 ///
 /// A catalogue names the same few files (a frame, a foil mask, a card back) over and over; each
@@ -75,9 +67,8 @@ public final class TextureCache {
     /// The file's identity: device and inode when it can be looked up (else the path as given;
     /// reading it will then fail with the reason).
     private static func key(_ path: String) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return "path:" + path }
-        return "\(status.st_dev):\(status.st_ino)"
+        guard let node = FileIdentity.node(path) else { return "path:" + path }
+        return "\(node.device):\(node.inode)"
     }
 
     private static func byteCount(_ image: AnyRGBAImage) -> Int {

@@ -78,7 +78,7 @@ extension FileIO {
     }
 
     /// The canonical path `path` resolves to, or nil when it does not resolve.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return PathBytes.string(cString: resolved)
