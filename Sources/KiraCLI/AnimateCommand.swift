@@ -124,6 +124,7 @@ struct AnimateCommand: ParsableCommand {
             }
         }
         let ffmpeg = try videos.program()
+        try memory.checkInputs(card.paths)
         let faces = try card.load()
 
         if timing.isStretched, !quiet, let period = timing.period, let loopLength = timing.loopLength {

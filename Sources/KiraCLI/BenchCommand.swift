@@ -79,6 +79,7 @@ struct BenchCommand: ParsableCommand {
 
     private func loadCard() throws -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
         if let art, let mask {
+            try memory.checkInputs([art, mask])
             return (try PNGCodec.read(art).rgba8, try PNGCodec.read(mask).rgba8)
         }
         let front = BuiltInCard.front.art.rgba8

@@ -28,6 +28,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try InputFiles.checkOutput(output.path, isNotOneOf: card.paths)
+        try memory.checkInputs(card.paths)
         let faces = try card.load()
         let scene = scene(front: faces.front.face, back: faces.back.face)
         faces.reportAssumptions(showing: scene.visibleSides, command: "render")

@@ -56,6 +56,7 @@ struct ShadeCommand: ParsableCommand {
 
     func run() throws {
         try InputFiles.checkOutput(output.path, isNotOneOf: [art, mask].compactMap { $0 })
+        try memory.checkInputs([art, mask].compactMap { $0 })
         let artImage = try art.map { try PNGCodec.read($0) }, maskImage = try mask.map { try PNGCodec.read($0) }
         let input = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskOption: "--mask") {
             back ? BuiltInCard.back : BuiltInCard.front

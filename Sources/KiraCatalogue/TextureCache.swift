@@ -46,6 +46,10 @@ public final class TextureCache {
             return entry.texture
         }
         let bytes = try FileIO.read(path)
+        // From the header, before it is decoded: one texture must fit the whole cache.
+        if let header = PNGHeader(bytes: bytes), header.decodedBytes > budget {
+            throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height): decoded it needs \(MemoryBudget.describe(header.decodedBytes)), over the \(MemoryBudget.describe(budget)) texture cache")
+        }
         let texture = Texture(image: try PNGCodec.decode(bytes, name: path), hash: ContentHash.sha256(bytes))
         decodes += 1
         hashes[key] = texture.hash

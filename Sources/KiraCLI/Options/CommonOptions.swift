@@ -93,6 +93,13 @@ struct MemoryOptions: ParsableArguments {
         guard budget.fits(estimate) else { throw overBudget(estimate, for: what, hint: hint) }
     }
 
+    /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
+    /// images do not fit the budget together.
+    func checkInputs(_ paths: [String]) throws {
+        try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))",
+                  hint: "give smaller images")
+    }
+
     func overBudget(_ estimate: Int, for what: String, hint: String) -> InputError {
         InputError("\(what) needs about \(MemoryBudget.describe(estimate)) of memory, over the budget of "
             + "\(MemoryBudget.describe(budget.bytes)): \(hint), or raise --max-memory")
