@@ -93,6 +93,11 @@ public struct DragPath: Sendable, Equatable {
     /// ``init(text:name:)`` from the file's bytes, parsed where they are: besides them, a drag
     /// holds only its samples and one line at a time.
     public init(bytes: [UInt8], name: String) throws(DragPathError) {
+        try self.init(bytes: bytes, name: name, limit: Self.maxSamples)
+    }
+
+    /// ``init(bytes:name:)`` with `limit` samples at most (tests use a small one).
+    init(bytes: [UInt8], name: String, limit: Int) throws(DragPathError) {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var position = start, line = 1
         while position < bytes.count, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[position]) {
@@ -100,10 +105,10 @@ public struct DragPath: Sendable, Equatable {
             position += 1
         }
         if bytes[safe: position] == UInt8(ascii: "[") {
-            var reader = JSONReader(bytes: bytes, position: position, line: line, name: name)
+            var reader = JSONReader(bytes: bytes, position: position, line: line, name: name, limit: limit)
             try self.init(samples: try reader.samples())
         } else {
-            try self.init(samples: try Self.parseCSV(bytes, from: start, name: name))
+            try self.init(samples: try Self.parseCSV(bytes, from: start, name: name, limit: limit))
         }
     }
 
@@ -114,13 +119,13 @@ public struct DragPath: Sendable, Equatable {
         return Double(String(text))
     }
 
-    static func tooManySamples(_ place: String?) -> DragPathError {
-        DragPathError("\(place.map { "\($0): " } ?? "")more than \(maxSamples) samples; a drag holds at most \(maxSamples)")
+    static func tooManySamples(_ place: String?, limit: Int = maxSamples) -> DragPathError {
+        DragPathError("\(place.map { "\($0): " } ?? "")more than \(limit) samples; a drag holds at most \(limit)")
     }
 
     /// The CSV form, line by line from `start`. Lines end at LF, CR LF, CR, and the other breaks
     /// Unicode names (VT, FF, NEL, LS, PS), as Swift's `Character.isNewline` has them.
-    static func parseCSV(_ bytes: [UInt8], from start: Int, name: String) throws(DragPathError) -> [Sample] {
+    static func parseCSV(_ bytes: [UInt8], from start: Int, name: String, limit: Int) throws(DragPathError) -> [Sample] {
         var samples: [Sample] = []
         var number = 0
         var lineStart = start, position = start
@@ -164,7 +169,7 @@ public struct DragPath: Sendable, Equatable {
             guard fields.count == 3, let t = Self.number(fields[0]), let dx = Self.number(fields[1]), let dy = Self.number(fields[2]) else {
                 throw DragPathError("\(name):\(number + 1): expected `time,dx,dy`")
             }
-            guard samples.count < maxSamples else { throw tooManySamples("\(name):\(number + 1)") }
+            guard samples.count < limit else { throw tooManySamples("\(name):\(number + 1)", limit: limit) }
             samples.append(Sample(time: t, dx: dx, dy: dy))
         }
         return samples
@@ -192,11 +197,13 @@ private struct JSONReader {
     var position: Int
     var line: Int
     let name: String
+    let limit: Int
 
     static let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
     static let openArray = UInt8(ascii: "["), closeArray = UInt8(ascii: "]"), openObject = UInt8(ascii: "{"), closeObject = UInt8(ascii: "}")
 
-    init(bytes: [UInt8], position: Int, line: Int, name: String) {
+    init(bytes: [UInt8], position: Int, line: Int, name: String, limit: Int) {
+        self.limit = limit
         self.bytes = bytes
         self.position = position
         self.line = line
@@ -245,7 +252,8 @@ private struct JSONReader {
             position += 1
         } else {
             repeat {
-                guard samples.count < DragPath.maxSamples else { throw DragPath.tooManySamples("\(name):\(line)") }
+                skipWhitespace()  // the line the extra sample starts on
+                guard samples.count < limit else { throw DragPath.tooManySamples("\(name):\(line)", limit: limit) }
                 samples.append(try sample(samples.count + 1))
             } while try separator(Self.closeArray)
         }
