@@ -144,23 +144,24 @@ struct AnimateCommand: ParsableCommand {
         } else if let directory {
             try FileIO.makeDirectories(directory)  // the default folder, created with its parents
         }
-        let videoEncoders = try ffmpeg.map { program in
-            try videos.encoders(program: program, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
-                                framesPerSecond: fps, background: canvas.background.value, inputs: inputs)
-        } ?? []
-        // Any failure below stops every ffmpeg and leaves no video behind.
-        defer { for encoder in videoEncoders { encoder.cancel() } }
-        // Batches as large as the memory budget allows, up to the renderer's default.
+        let videoSettings = videos.settings(width: scenes[0].canvasWidth, height: scenes[0].canvasHeight, framesPerSecond: fps,
+                                            background: canvas.background.value, threads: threads.count)
+        // Batches as large as the memory budget allows, up to the renderer's default, beside the
+        // videos (ffmpeg's share too) and the drag.
         let channelBytes = depth.depth / 8
         let inputBytes = [scenes[0].front.art, scenes[0].front.mask, scenes[0].back.art, scenes[0].back.mask].reduce(0) { $0 + $1.byteCount }
-        let dragBytes = DragPath.bytes(samples: dragPath.samples.count)
+        let otherBytes = DragPath.bytes(samples: dragPath.samples.count) + videos.estimatedBytes(videoSettings, frames: scenes.count)
         func peak(_ batch: Int) -> Int {
-            inputBytes + dragBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
+            inputBytes + otherBytes + FrameSequenceRenderer.estimatedPeakBytes(for: scenes[0], channelBytes: channelBytes, batchSize: batch)
         }
         guard let batch = memory.budget.largestBatch(upTo: FrameSequenceRenderer.defaultBatchSize, estimate: peak) else {
-            throw memory.overBudget(peak(1), for: "a \(scenes[0].canvasWidth)×\(scenes[0].canvasHeight) animation",
-                                    hint: "give a smaller --size or smaller art")
+            throw memory.overBudget(peak(1), for: "a \(scenes[0].canvasWidth)×\(scenes[0].canvasHeight) animation"
+                                        + (videos.video.isEmpty ? "" : " with its videos (ffmpeg's share included)"),
+                                    hint: "give a smaller --size or smaller art" + (videos.video.isEmpty ? "" : ", a smaller --video-width or fewer --threads"))
         }
+        let videoEncoders = try ffmpeg.map { try videos.encoders(program: $0, settings: videoSettings, inputs: inputs) } ?? []
+        // Any failure below stops every ffmpeg and leaves no video behind.
+        defer { for encoder in videoEncoders { encoder.cancel() } }
         if depth.depth == 16 {
             try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, as: UInt16.self)
         } else {

@@ -166,12 +166,20 @@ package final class AtomicOutputFile {
         }
     }
 
-    deinit {
+    deinit { discard() }
+
+    /// Gives the file up: what was written is removed (a device or FIFO is only closed), and the
+    /// path stays as it was. Nothing happens after ``commit()`` or a discard before.
+    package func discard() {
         if !committed {
             if fd >= 0 { close(fd) }
+            fd = -1
             if let temporary { unlink(temporary) }
+            temporary = nil
+            committed = true  // nothing more to do, nor to write
         }
         kira_cleanup_forget(slot)
+        slot = -1
     }
 
     /// Where a child process writes the bytes (see ``init(path:rule:inputs:forChildProcess:)``).

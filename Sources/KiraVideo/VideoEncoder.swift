@@ -48,7 +48,7 @@ public final class VideoEncoder {
 
     /// Frames waiting for the pipe: enough to ride out ffmpeg's uneven pace, few enough to keep
     /// memory bounded (three canvases).
-    static let queuedFrames = 3
+    public static let queuedFrames = 3
 
     /// Starts ffmpeg for a video at `path`, in the format its extension names.
     ///
@@ -118,26 +118,30 @@ public final class VideoEncoder {
         queue.close()
         writer.join()
         let status = process.wait()
-        // The temporary file stays in the registry until it is in place (AtomicOutputFile).
         kira_cleanup_child_exited(guardSlot)
         kira_cleanup_forget(guardSlot)
-        let lines = process.lastErrorLines
-        guard ChildProcess.succeeded(status), !queue.failed else {
-            throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: lines)
-        }
-        // An exit status of 0 is not proof of a whole file: the output's trailer can fail to be
-        // written (a full disk) while ffmpeg still exits 0, and a stand-in program may write nothing.
-        guard !lines.contains(where: Self.reportsWriteError) else {
-            throw .ffmpegFailed(path: path, status: "exited with status 0 but could not write the video", lastLines: lines)
-        }
-        guard file.isInPlace || file.writtenSize > 0 else { throw .ffmpegWroteNothing(path: path) }
-        // Flushed to the disk before it replaces anything: a file system may report a full disk
-        // only at `fsync` (delayed allocation), and a crash after the rename must not leave an
-        // empty file where the old one was.
-        do {
-            try file.commit()
+        do throws(VideoError) {
+            let lines = process.lastErrorLines
+            guard ChildProcess.succeeded(status), !queue.failed else {
+                throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: lines)
+            }
+            // An exit status of 0 is not proof of a whole file: the output's trailer can fail to be
+            // written (a full disk) while ffmpeg still exits 0, and a stand-in program may write nothing.
+            guard !lines.contains(where: Self.reportsWriteError) else {
+                throw .ffmpegFailed(path: path, status: "exited with status 0 but could not write the video", lastLines: lines)
+            }
+            guard file.isInPlace || file.writtenSize > 0 else { throw .ffmpegWroteNothing(path: path) }
+            // Flushed to the disk before it replaces anything: a file system may report a full disk
+            // only at `fsync` (delayed allocation), and a crash after the rename must not leave an
+            // empty file where the old one was.
+            do {
+                try file.commit()
+            } catch {
+                throw .output(error)
+            }
         } catch {
-            throw .output(error)
+            file.discard()
+            throw error
         }
     }
 
@@ -159,7 +163,7 @@ public final class VideoEncoder {
         process.wait()
         kira_cleanup_child_exited(guardSlot)
         kira_cleanup_forget(guardSlot)
-        // The file, uncommitted, is removed when the encoder is released.
+        file.discard()
     }
 
     deinit { cancel() }

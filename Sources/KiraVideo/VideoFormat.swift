@@ -74,9 +74,14 @@ public struct VideoSettings: Sendable, Equatable {
     /// The video's width when it should be smaller (or larger) than the frames: ffmpeg scales
     /// them (Lanczos), keeping the aspect ratio. Nil: the frames' own size.
     public var outputWidth: Int?
+    /// The encoder threads of an MP4 or WebM (``VideoFormat/encoderThreads(_:)``); nil: ffmpeg's
+    /// own choice, one or more per processor, which ``VideoFormat/estimatedEncoderBytes(_:frames:)``
+    /// then assumes.
+    public var threads: Int?
 
     public init(width: Int, height: Int, framesPerSecond: Int, quality: Int? = nil,
-                transparent: Bool, matte: SIMD3<UInt8> = .zero, outputWidth: Int? = nil) {
+                transparent: Bool, matte: SIMD3<UInt8> = .zero, outputWidth: Int? = nil, threads: Int? = nil) {
+        self.threads = threads
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
@@ -133,6 +138,7 @@ extension VideoFormat {
                           "[0:v]\(scale)split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128",
                           "-loop", "0", "-f", "gif"]
         }
+        if let threads = encoderThreads(settings) { arguments += ["-threads", "\(threads)"] }
         return arguments + ["-y", output]
     }
 }

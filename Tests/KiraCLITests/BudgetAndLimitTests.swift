@@ -79,3 +79,19 @@ import Testing
         #expect(!workspace.exists("t/front.png"))
     }
 }
+
+/// ffmpeg's memory is in the budget: a video that fits Kira's share but not ffmpeg's is refused
+/// before anything renders (the smaller twin of an 8192² WebM that peaked at 13.8 GiB under 2 GiB).
+@Suite struct VideoBudgetTests {
+    @Test(.enabled(if: OutputTargetTests.ffmpegFound, "needs ffmpeg (CI installs it)"))
+    func ffmpegsShareIsCounted() throws {
+        let workspace = try Workspace()
+        let start = Date()
+        let result = try workspace.run(card: "animate", "--preset", "seed003-tilt", "--size", "2048x2048", "--fps", "2",
+                                       "--video", "output/v.webm", "--max-memory", "1G")
+        #expect(result.status == 2 && result.stderr.contains("ffmpeg's share included") && result.stderr.contains("over the budget"),
+                "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) < 20, "refused before rendering")
+        #expect(workspace.outputs().isEmpty)
+    }
+}
