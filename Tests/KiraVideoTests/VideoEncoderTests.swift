@@ -226,6 +226,7 @@ import Testing
             (.mp4, 512, 1, 48, 114), (.mp4, 4096, 1, 48, 2885), (.mp4, 4096, 8, 48, 3893), (.mp4, 2048, 8, 48, 1125),
             (.webm, 512, 8, 48, 254), (.webm, 4096, 1, 48, 3940), (.webm, 4096, 8, 48, 4034),
             (.webp, 1024, 1, 48, 110), (.webp, 4096, 1, 48, 426), (.gif, 512, 1, 24, 141), (.gif, 512, 1, 48, 191),
+            (.gif, 1024, 1, 96, 878), (.gif, 2048, 1, 96, 3224),
         ]
         for (format, side, threads, frames, peak) in measured {
             let estimate = format.estimatedEncoderBytes(Self.settings(side, threads: threads), frames: frames)
