@@ -29,7 +29,7 @@ let nativeCPU: [SwiftSetting] = [
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -56,12 +56,26 @@ let targets: [Target] = [
         name: "KiraSamples", dependencies: ["KiraImage"],
         swiftSettings: nativeCPU + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
+    // WHAT a front end asks for: a frame, a shaded face or an animation as one value, with one
+    // table of named parameters that the command line, manifests and HTTP queries all parse.
+    .target(
+        name: "KiraRequest",
+        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraGeometry", "KiraShader", "KiraArguments"],
+        swiftSettings: nativeCPU),
+
+    // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
+    // as sinks of the one frame pipeline (KiraRender's FramePipeline).
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraVideo"], swiftSettings: nativeCPU),
+
+    // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
+    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments"], swiftSettings: nativeCPU),
+
     // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
     // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
     // renders never builds the CSV reader or links libcrypto.
     .target(
         name: "KiraCatalogue",
-        dependencies: ["KiraRender", "KiraImage", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
+        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
     // Parsing of command-line values, as pure functions the fuzzer can reach.
@@ -71,7 +85,7 @@ let targets: [Target] = [
         name: "KiraCLI",
         dependencies: [
             "CKiraMemory",
-            "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue",
+            "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: nativeCPU
@@ -126,6 +140,7 @@ let targets: [Target] = [
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
         exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(

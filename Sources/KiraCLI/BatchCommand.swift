@@ -11,13 +11,12 @@ struct BatchCommand: ParsableCommand {
         abstract: "Render a card catalogue: one frame per manifest row, resumable, sharded across processes or machines.",
         discussion: """
             The manifest is CSV with a header (.csv) or JSON Lines (.jsonl). Columns: output (required), \
-            art, mask, back, back_mask, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, \
-            size, background, scale, fit, depth, shader, angle_strength, y_flip, rotation, compression: each is the kira render option of the \
+            \(RenderRequest.parameters.map(\.name).joined(separator: ", ")): each is the kira render option of the \
             same name, with its default when absent or empty; paths are taken from the manifest's folder. \
             Each output is byte-identical to kira render with the same values. \
             Outputs that are up to date (a record .NAME.kira-batch beside each output holds the hashes of \
             its textures, the row's values and Kira's version) are skipped. \
-            --shard K/N takes the K-th of N contiguous blocks of rows (K from 0). \
+            --shard K/N takes the K-th of N contiguous blocks of rows (K from 0, N up to 1000000). \
             Exit status: 0 all rows done or up to date, 1 some rows failed (each is named), 2 the manifest \
             cannot be used (nothing is rendered).
             """
@@ -28,7 +27,7 @@ struct BatchCommand: ParsableCommand {
 
     // `.unconditional`: `--shard -1/2` is a (bad) value to explain, not a missing one.
     @Option(parsing: .unconditional, help: ArgumentHelp("Render only block K of N (K = 0…N-1), e.g. \"$JOB_COMPLETION_INDEX/16\".", valueName: "K/N"))
-    var shard: ShardArgument = ShardArgument(value: .whole)
+    var shard = "0/1"
 
     @OptionGroup var threads: ThreadOptions
 
@@ -38,91 +37,50 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
-    /// `K/N` as typed: two integers, checked against each other in ``validate()`` so that the
-    /// message can say what is wrong with them.
-    struct ShardArgument: ExpressibleByArgument {
-        var index: Int
-        var count: Int
-        init(value: Shard) { (index, count) = (value.index, value.count) }
-        init?(argument: String) {
-            let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2,
-                  let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-                  let count = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
-            (self.index, self.count) = (index, count)
+    /// The block of rows to render.
+    var block: Shard {
+        get throws {
+            do {
+                return try Shard(parsing: shard)
+            } catch {
+                throw ValidationError(error.commandLine)
+            }
         }
-        /// The shard; ``validate()`` has checked K and N before any use.
-        var value: Shard { Shard(index: index, count: count)! }
-        var defaultValueDescription: String { "0/1" }
     }
 
-    func validate() throws {
-        guard (1...Shard.maxCount).contains(shard.count) else {
-            throw ValidationError("--shard \(shard.index)/\(shard.count): N must be 1…\(Shard.maxCount)")
-        }
-        guard (0..<shard.count).contains(shard.index) else {
-            throw ValidationError("--shard \(shard.index)/\(shard.count): K must be 0…\(shard.count - 1) (K counts from 0)")
-        }
-    }
+    func validate() throws { _ = try block }
 
     func run() throws {
         let start = DispatchTime.now().uptimeNanoseconds
+        let shard = try block
         let catalogue: Manifest
         do {
-            catalogue = try Manifest.read(manifest, columns: BatchRows.columns, required: BatchRows.output)
+            catalogue = try Manifest.read(manifest, columns: CataloguePlan.columns, required: CataloguePlan.outputColumn)
         } catch {
             throw InputError(error.description)
         }
-        if let (row, first) = catalogue.duplicateOutputs(column: BatchRows.output).first {
-            throw InputError("\(manifest): rows \(first) and \(row.number) both write \(row.values[BatchRows.output] ?? "")")
+        if let (row, first) = catalogue.duplicateOutputs(column: CataloguePlan.outputColumn).first {
+            throw InputError("\(manifest): rows \(first) and \(row.number) both write \(row.values[CataloguePlan.outputColumn] ?? "")")
         }
 
-        let rows = catalogue.rows[shard.value.rows(ofTotal: catalogue.rows.count)]
-        var summary = BatchSummary(manifest: manifest, shard: shard.value.description, rows: rows.count)
-        var progress = ProgressBar(total: rows.count, label: "batch \(shard.value)", quiet: quiet)
-        var done = 0
+        let rows = catalogue.rows[shard.rows(ofTotal: catalogue.rows.count)]
+        var summary = BatchSummary(manifest: manifest, shard: shard.description, rows: rows.count)
+        var progress = ProgressBar(total: rows.count, label: "batch \(shard)", quiet: quiet)
         func fail(_ row: Int, _ output: String?, _ reason: String) {
             summary.failures.append(.init(row: row, output: output, reason: reason))
             if progress.enabled { writeToStandardError("\r\u{1B}[2K") }
             writeToStandardError("kira batch: row \(row)\(output.map { " (\($0))" } ?? ""): \(reason)\n")
         }
 
-        // Every row's values and textures are checked, and the up-to-date rows set aside, before
-        // anything renders.
-        let inputs = BatchInputFiles(catalogue, path: manifest)
         let cache = TextureCache()
-        let parses = BatchRows.Parses()
-        var jobs: [FrameJob] = []
-        for row in rows {
-            let job: FrameJob
-            do {
-                job = try BatchRows.job(for: row, in: catalogue, kiraVersion: BuildInfo.version, parses: parses)
-            } catch {
-                fail(row.number, row.values[BatchRows.output], error.description)
-                done += 1
-                continue
-            }
-            if let input = inputs.overwritten(by: job.output) {
-                fail(row.number, job.output, "the output would overwrite \(input)")
-                done += 1
-                continue
-            }
-            do {
-                if try BatchRows.expectedRecord(for: job, cache: cache).isUpToDate(output: job.output) {
-                    summary.skipped += 1
-                    done += 1
-                    continue
-                }
-            } catch {
-                fail(row.number, job.output, String(describing: error))
-                done += 1
-                continue
-            }
-            jobs.append(job)
-        }
+        let plan = CataloguePlan(rows, of: catalogue, kiraVersion: BuildInfo.version, cache: cache)
+        for failure in plan.failures { fail(failure.row, failure.output, failure.reason) }
+        summary.skipped = plan.skipped
+        let jobs = plan.jobs
+        var done = rows.count - jobs.count
         progress.update(done)
 
-        let renderer = CatalogueRenderer(threads: threads.count, cache: cache, inputs: [manifest], loadFaces: BatchRows.faces)
+        let renderer = CatalogueRenderer(threads: threads.count, cache: cache, inputs: [manifest])
         summary.cards = renderer.render(jobs) { index, outcome in
             switch outcome {
             case .rendered: summary.rendered += 1

@@ -59,7 +59,7 @@ struct CompareCommand: ParsableCommand {
             guard (a.width, a.height) == (b.width, b.height) else {
                 throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
             }
-            try memory.check(aBytes + bBytes + peak(a.width, a.height, decoded: a.decodedBytes + b.decodedBytes,
+            try memory.budget.check(aBytes + bBytes + peak(a.width, a.height, decoded: a.decodedBytes + b.decodedBytes,
                                                     mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
                              for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         }
@@ -68,7 +68,7 @@ struct CompareCommand: ParsableCommand {
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
         }
-        try memory.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
+        try memory.budget.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
                          for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
         if minSSIM != nil, comparison.ssim == nil {

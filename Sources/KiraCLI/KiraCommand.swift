@@ -42,7 +42,8 @@ struct KiraCommand: ParsableCommand {
             // else is one line.
             if error is ExitCode || exitCode(for: error) == .success { Self.exit(withError: error) }
             // A failed ffmpeg's own last words follow the line, indented.
-            fail(String(describing: error), command: type(of: command).configuration.commandName,
+            let text = (error as? RequestError)?.commandLine ?? String(describing: error)
+            fail(text, command: type(of: command).configuration.commandName,
                  details: (error as? VideoError)?.details.suffix(10).map { $0 } ?? [])
         }
     }

@@ -2,59 +2,24 @@ import Dispatch
 import Foundation
 import KiraImage
 import KiraRender
-
-/// The texture files of a card. A file not given (nil) is left to the face loader's defaults
-/// (`kira batch`: those of `kira render`).
-public struct CardTextures: Hashable, Sendable {
-    public var art: String?
-    public var mask: String?
-    public var back: String?
-    public var backMask: String?
-
-    public init(art: String?, mask: String?, back: String?, backMask: String?) {
-        self.art = art
-        self.mask = mask
-        self.back = back
-        self.backMask = backMask
-    }
-
-    /// Each file given, with its role, as manifests and records name them.
-    public var byRole: [(role: String, path: String)] {
-        [("art", art), ("mask", mask), ("back", back), ("back_mask", backMask)].compactMap { role, path in
-            path.map { (role, $0) }
-        }
-    }
-}
-
-/// Makes a card's two faces from its textures, reading each file through `read`.
-public typealias FaceLoader = (_ textures: CardTextures, _ read: (String) throws -> AnyRGBAImage) throws
-    -> (front: CardFace, back: CardFace)
+import KiraRequest
 
 /// One frame to make: a manifest row, its values checked, ready to render.
-public struct FrameJob {
+public struct FrameJob: Sendable {
     /// The manifest row it comes from.
     public var row: Int
     /// The PNG file to write (its folder is created when missing).
     public var output: String
-    public var textures: CardTextures
-    /// 8 or 16 bits per channel.
-    public var depth: Int
-    /// How the PNG is compressed.
-    public var encoding: PNGCodec.EncodingOptions
+    /// The frame: card, pose, canvas, shader, depth and compression.
+    public var request: RenderRequest
     /// The row's record; the texture hashes are filled in from the bytes actually decoded.
     public var record: OutputRecord
-    /// The frame's scene, given the card's faces (the default canvas depends on the art's size).
-    public var scene: (_ front: CardFace, _ back: CardFace) -> FrameScene
 
-    public init(row: Int, output: String, textures: CardTextures, depth: Int, encoding: PNGCodec.EncodingOptions = .standard,
-                record: OutputRecord, scene: @escaping (CardFace, CardFace) -> FrameScene) {
+    public init(row: Int, output: String, request: RenderRequest, record: OutputRecord) {
         self.row = row
         self.output = output
-        self.textures = textures
-        self.depth = depth
-        self.encoding = encoding
+        self.request = request
         self.record = record
-        self.scene = scene
     }
 }
 
@@ -63,37 +28,29 @@ public struct FrameJob {
 /// - Jobs are grouped by card (the same four textures and bit depth), in order of first
 ///   appearance, so each card's textures are taken from the ``TextureCache`` once and its frames
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
-/// - Rendered frames go to a ``FramePipeline``: while the next batch renders on the
+/// - Batches stream through the one ``FramePipeline``: while the next batch renders on the
 ///   ``FrameRenderer``'s threads, the frames before are PNG-encoded and hashed, several at once,
-///   on other threads, and written on I/O threads; at most two batches are in memory.
+///   on other threads, and written on I/O threads (``CatalogueSink``).
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
-/// Frames are encoded with each job's ``FrameJob/encoding``.
+/// Frames are encoded as each job's request says (``RenderRequest/output``).
 public final class CatalogueRenderer {
-    public let frameRenderer: FrameRenderer
+    public let pipeline: FramePipeline
     public let cache: TextureCache
     /// Frames per batch at most.
     public let batchSize: Int
     /// Canvas bytes per batch at most (a batch holds at least one frame).
     public let batchBytes: Int
-
-    /// Makes each card's faces.
-    public let loadFaces: FaceLoader
     /// Files every job reads besides its textures (the manifest): no output may be one of them.
     public let inputs: [String]
 
-    /// - Parameters:
-    ///   - loadFaces: makes a card's faces from its files; by default each face is its art and
-    ///     mask as read, and all four files are needed.
-    ///   - inputs: files the jobs read besides their textures (the manifest).
+    /// - Parameter inputs: files the jobs read besides their textures (the manifest).
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
-                batchSize: Int = 8, batchBytes: Int = 256 << 20, inputs: [String] = [],
-                loadFaces: @escaping FaceLoader = CatalogueRenderer.readFaces) {
-        frameRenderer = FrameRenderer(threads: threads)
+                batchSize: Int = 8, batchBytes: Int = 256 << 20, inputs: [String] = []) {
+        pipeline = FramePipeline(threads: threads, batchSize: batchSize)
         self.inputs = inputs
         self.cache = cache
-        self.loadFaces = loadFaces
         self.batchSize = max(1, batchSize)
         self.batchBytes = batchBytes
     }
@@ -113,7 +70,7 @@ public final class CatalogueRenderer {
         var groups: [[Int]] = []
         var groupOf: [GroupKey: Int] = [:]
         for (index, job) in jobs.enumerated() {
-            let key = GroupKey(textures: job.textures, depth: job.depth)
+            let key = GroupKey(textures: job.request.card, depth: job.request.output.depth)
             if let group = groupOf[key] {
                 groups[group].append(index)
             } else {
@@ -122,16 +79,14 @@ public final class CatalogueRenderer {
             }
         }
 
-        // A batch may wait to be encoded while the next one renders: enough to keep every
-        // encoder busy, and few canvases to fault in.
-        let pipeline = FramePipeline(limit: 2 * batchSize, limitBytes: 2 * batchBytes)
+        // 8- and 16-bit frames flow through a stream each.
+        let eight = Lane<UInt8>(pipeline), sixteen = Lane<UInt16>(pipeline)
         var cardsWritten = 0
         for group in groups {
-            pipeline.collect(report: report)
             let first = jobs[group[0]]
             let faces: (front: CardFace, back: CardFace, hashes: [String: String])
             do {
-                faces = try load(first.textures)
+                faces = try load(first.request.card)
             } catch {
                 for index in group { report(index, .failed(String(describing: error))) }
                 continue
@@ -140,43 +95,57 @@ public final class CatalogueRenderer {
             var start = 0
             while start < group.count {
                 let scenes = batch(group, from: start, jobs: jobs, faces: faces)
-                let indices = Array(group[start..<(start + scenes.count)])
-                start += scenes.count
-                let bytes = scenes.reduce(0) { $0 + $1.canvasWidth * $1.canvasHeight * 4 * first.depth / 8 }
-                pipeline.collect(waitingForRoom: scenes.count, bytes: bytes, report: report)
-                if first.depth == 16 {
-                    written = render(scenes, as: UInt16.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
-                } else {
-                    written = render(scenes, as: UInt8.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
+                let batch = zip(group[start..<(start + scenes.count)], scenes).map { index, scene in
+                    var record = jobs[index].record
+                    record.textures = faces.hashes
+                    return (scene, CatalogueFrame(job: index, output: jobs[index].output,
+                                                  inputs: inputs + jobs[index].request.card.paths,
+                                                  encoding: jobs[index].request.output.compression.options, record: record))
                 }
+                start += scenes.count
+                let rendered = first.request.output.depth == 16
+                    ? sixteen.submit(batch, report: report) : eight.submit(batch, report: report)
+                written = rendered || written
             }
             if written { cardsWritten += 1 }
         }
-        pipeline.finish(report: report)
+        eight.finish(report: report)
+        sixteen.finish(report: report)
         return cardsWritten
     }
 
-    /// Renders one batch and hands its frames to `pipeline`; false when rendering failed (each of
-    /// its jobs is then reported).
-    private func render<Out: LaneChannel>(
-        _ scenes: [FrameScene], as: Out.Type, jobs: [FrameJob], indices: [Int], hashes: [String: String],
-        through pipeline: FramePipeline, report: (Int, Outcome) -> Void
-    ) -> Bool {
-        var frames = pipeline.canvases(scenes.count, as: Out.self)
-        do {
-            try frameRenderer.render(scenes, into: &frames)
-        } catch {
-            for index in indices { report(index, .failed(String(describing: error))) }
-            return false
+    /// A stream of one channel type into its catalogue sink.
+    private final class Lane<Out: LaneChannel> {
+        let sink = CatalogueSink<Out>()
+        let stream: FrameStream<Out>
+
+        init(_ pipeline: FramePipeline) {
+            stream = pipeline.stream(to: [sink])
         }
-        for (frame, index) in zip(frames, indices) {
-            var record = jobs[index].record
-            record.textures = hashes
-            let inputs = self.inputs + jobs[index].textures.byRole.map(\.path)
-            pipeline.submit(frame, job: index, output: jobs[index].output, inputs: inputs, encoding: jobs[index].encoding,
-                            record: record, report: report)
+
+        /// Renders one batch into the stream; false when rendering failed (each of its jobs is then
+        /// reported). A failing sink fails its own job, never the stream.
+        func submit(_ batch: [(scene: FrameScene, frame: CatalogueFrame)], report: (Int, Outcome) -> Void) -> Bool {
+            for (_, frame) in batch { sink.expect(frame) }
+            defer { sink.collect(report: report) }
+            do {
+                try stream.submit(batch.map(\.scene))
+            } catch {
+                sink.withdraw(batch.count)
+                for (_, frame) in batch { report(frame.job, .failed(String(describing: error))) }
+                return false
+            }
+            return true
         }
-        return true
+
+        func finish(report: (Int, Outcome) -> Void) {
+            do {
+                try stream.finish()
+            } catch {
+                preconditionFailure("a catalogue sink reports failures, it does not throw: \(error)")
+            }
+            sink.collect(report: report)
+        }
     }
 
     private struct GroupKey: Hashable {
@@ -187,20 +156,12 @@ public final class CatalogueRenderer {
     /// The faces of a card, each file read once through the cache, and the hashes of the files read.
     private func load(_ textures: CardTextures) throws -> (front: CardFace, back: CardFace, hashes: [String: String]) {
         var hashes: [String: String] = [:]
-        let faces = try loadFaces(textures) { path in
+        let card = try textures.load { path in
             let texture = try cache.texture(at: path)
             for (role, file) in textures.byRole where file == path { hashes[role] = texture.hash }
             return texture.image
         }
-        return (faces.front, faces.back, hashes)
-    }
-
-    /// The plain face loader: art and mask as read; all four files must be given.
-    public static func readFaces(_ textures: CardTextures, read: (String) throws -> AnyRGBAImage) throws -> (front: CardFace, back: CardFace) {
-        guard let art = textures.art, let mask = textures.mask, let back = textures.back, let backMask = textures.backMask else {
-            throw ImageFileError(path: "<card>", reason: "art, mask, back and back_mask are all needed")
-        }
-        return (CardFace(art: try read(art), mask: try read(mask)), CardFace(art: try read(back), mask: try read(backMask)))
+        return (card.front.face, card.back.face, hashes)
     }
 
     /// The scenes of the next batch of `group` from `start`: up to `batchSize` frames and
@@ -210,8 +171,8 @@ public final class CatalogueRenderer {
         var scenes: [FrameScene] = []
         var bytes = 0
         for index in group[start...] {
-            let scene = jobs[index].scene(faces.front, faces.back)
-            let size = scene.canvasWidth * scene.canvasHeight * 4 * jobs[index].depth / 8
+            let scene = jobs[index].request.scene(front: faces.front, back: faces.back)
+            let size = scene.canvasBytes(channelBytes: jobs[index].request.output.channelBytes)
             if !scenes.isEmpty, scenes.count == batchSize || bytes + size > batchBytes { break }
             scenes.append(scene)
             bytes += size

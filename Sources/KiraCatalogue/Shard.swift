@@ -1,4 +1,5 @@
 import Foundation
+import KiraRequest
 
 /// One of N slices of a catalogue, as `--shard K/N` names it: K counts from 0, so the scheduler's
 /// index can be used as it is (`$JOB_COMPLETION_INDEX`, `$SLURM_ARRAY_TASK_ID`).
@@ -25,13 +26,22 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.count = count
     }
 
-    /// `K/N` with 0 ≤ K < N, e.g. `3/16`; surrounding spaces are allowed.
-    public init?(parsing text: String) {
+    /// `K/N` with 0 ≤ K < N, e.g. `3/16`; surrounding spaces are allowed. The error names the
+    /// parameter `shard` and says which of K and N is wrong.
+    public init(parsing text: String) throws(RequestError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2,
               let k = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-              let n = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
-        self.init(index: k, count: n)
+              let n = Int(parts[1].trimmingCharacters(in: .whitespaces)) else {
+            throw RequestError(parameter: "shard", reason: "must be K/N, two whole numbers with 0 ≤ K < N, e.g. 3/16, not \"\(text)\"")
+        }
+        guard (1...Self.maxCount).contains(n) else {
+            throw RequestError(parameter: "shard", reason: "\(k)/\(n): N must be 1…\(Self.maxCount)")
+        }
+        guard (0..<n).contains(k) else {
+            throw RequestError(parameter: "shard", reason: "\(k)/\(n): K must be 0…\(n - 1) (K counts from 0)")
+        }
+        self.init(index: k, count: n)!
     }
 
     /// The indices (from 0) of this shard's rows among `total` rows.

@@ -273,6 +273,22 @@ public enum PNGCodec {
         return png
     }
 
+    /// ``encode(_:region:options:)`` for an image of either depth.
+    public static func encode(_ image: AnyRGBAImage, options: EncodingOptions = .standard) throws(ImageFileError) -> [UInt8] {
+        switch image {
+        case .rgba8(let image): try encode(image, options: options)
+        case .rgba16(let image): try encode(image, options: options)
+        }
+    }
+
+    /// ``write(_:to:options:)`` for an image of either depth.
+    public static func write(_ image: AnyRGBAImage, to path: String, options: EncodingOptions = .standard) throws(ImageFileError) {
+        switch image {
+        case .rgba8(let image): try write(image, to: path, options: options)
+        case .rgba16(let image): try write(image, to: path, options: options)
+        }
+    }
+
     /// Writes `image` to `path` as a PNG, atomically: the file appears whole or not at all.
     public static func write<C>(_ image: RGBAImage<C>, to path: String, options: EncodingOptions = .standard)
         throws(ImageFileError)

@@ -274,7 +274,7 @@ import Testing
         try "output,size,background\nout/v.png,50x60,#ZZZZZZ\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
         let result = try workspace.run("batch", "cards.csv")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("row 1 (out/v.png): background: "), "\(result.stderr)")
+        #expect(result.stderr.contains("row 1 (out/v.png): background must be #RRGGBB"), "\(result.stderr)")
     }
 
     /// Rows with the same values share one parse of them; each row's paths are still checked as
@@ -299,12 +299,25 @@ import Testing
         for (row, output, tilt) in [(2, "out/b.jpg", "5"), (3, "out/", "5"), (5, "out/d.png", "abc"), (6, "out/e.png", "abc")] {
             let render = try workspace.run("render", "--tilt-x=\(tilt)", "--size", "40x50", "-o", output)
             #expect(render.status != 0)
-            let reason = String(render.stderr.split(separator: "\n").first ?? "")
-                .replacingOccurrences(of: "kira render: ", with: "").replacingOccurrences(of: " (see 'kira render --help')", with: "")
+            // The same message, the parameter spelled as an option (`--tilt-x`) instead of a column (`tilt_x`).
+            let reason = Self.columnSpelling(String(render.stderr.split(separator: "\n").first ?? "")
+                .replacingOccurrences(of: "kira render: ", with: "").replacingOccurrences(of: " (see 'kira render --help')", with: ""))
             let line = lines.first { $0.hasPrefix("kira batch: row \(row) ") } ?? ""
             #expect(!reason.isEmpty && line.lowercased().contains(reason.lowercased()), "row \(row): \(line) vs render: \(reason)")
         }
         #expect(workspace.exists("out/a.png") && workspace.exists("out/c.png"))
+    }
+
+    /// `--tilt-x` as a manifest names it, `tilt_x`.
+    static func columnSpelling(_ text: String) -> String {
+        var result = "", rest = Substring(text)
+        while let dashes = rest.range(of: "--") {
+            result += rest[..<dashes.lowerBound]
+            let name = rest[dashes.upperBound...].prefix { $0.isLetter || $0 == "-" }
+            result += name.replacingOccurrences(of: "-", with: "_")
+            rest = rest[dashes.upperBound...].dropFirst(name.count)
+        }
+        return result + rest
     }
 
     /// An output name of 255 bytes (as `kira render` writes) renders, and a re-run finds it up to date.
@@ -364,8 +377,8 @@ import Testing
         let workspace = try Workspace()
         try "output\nout/a.png\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
         // Each refused on one line that says what is wrong (a negative K is a value, not a missing one).
-        for (shard, reason) in [("3/3", "K must be 0…2"), ("x", "invalid"), ("-1/2", "K must be 0…1"), ("1/0", "N must be"),
-                                ("0/1000001", "N must be"), ("99999999999999999999/2", "invalid")] {
+        for (shard, reason) in [("3/3", "K must be 0…2"), ("x", "must be K/N"), ("-1/2", "K must be 0…1"), ("1/0", "N must be"),
+                                ("0/1000001", "N must be"), ("99999999999999999999/2", "must be K/N")] {
             let result = try workspace.run("batch", "cards.csv", "--shard", shard)
             #expect(result.status == 2, "\(shard): \(result.stderr)")
             let lines = result.stderr.split(separator: "\n")

@@ -3,6 +3,7 @@ import KiraCatalogue
 import KiraGeometry
 import KiraImage
 import KiraRender
+import KiraRequest
 import Testing
 
 @Suite struct CatalogueRendererTests {
@@ -20,13 +21,13 @@ import Testing
 
     func job(_ row: Int, art: String, tilt: Double, flip: Double = 0, depth: Int = 8, canvas: (Int, Int) = (40, 48)) -> FrameJob {
         let t = { (name: String) in "\(directory)/textures/\(name).png" }
-        return FrameJob(
-            row: row, output: "\(directory)/out/\(row).png",
-            textures: CardTextures(art: t(art), mask: t("mask"), back: t("back"), backMask: t("mask")),
-            depth: depth, record: OutputRecord(kira: "test", values: ["row=\(row)"], textures: [:]),
-            scene: { front, back in
-                FrameScene(front: front, back: back, pose: CardPose(tiltX: tilt, tiltY: -tilt, flip: flip), canvasSize: canvas)
-            })
+        var request = RenderRequest()
+        request.card = CardTextures(art: t(art), mask: t("mask"), back: t("back"), backMask: t("mask"))
+        request.pose = CardPose(tiltX: tilt, tiltY: -tilt, flip: flip)
+        request.canvas.size = CanvasSettings.Size(width: canvas.0, height: canvas.1)
+        request.output.depth = depth
+        return FrameJob(row: row, output: "\(directory)/out/\(row).png", request: request,
+                        record: OutputRecord(kira: "test", values: ["row=\(row)"], textures: [:]))
     }
 
     /// Frames of two cards, interleaved, in batches of two: each file is what rendering it alone
@@ -66,9 +67,11 @@ import Testing
     func expectSingleRenders(_ jobs: [FrameJob], cache: TextureCache) throws {
         for job in jobs {
             let load = { CardFace(art: try PNGCodec.read($0), mask: try PNGCodec.read($1)) }
-            let scene = job.scene(try load(job.textures.art!, job.textures.mask!), try load(job.textures.back!, job.textures.backMask!))
+            let card = job.request.card
+            let scene = FrameScene(front: try load(card.art!, card.mask!), back: try load(card.back!, card.backMask!),
+                                   pose: job.request.pose, canvasSize: (job.request.canvas.size!.width, job.request.canvas.size!.height))
             let expected: [UInt8]
-            if job.depth == 16 {
+            if job.request.output.depth == 16 {
                 var image = RGBAImage<UInt16>(width: 0, height: 0)
                 try FrameRenderer(threads: 1).render(scene, into: &image)
                 expected = try PNGCodec.encode(image)
@@ -79,7 +82,7 @@ import Testing
             }
             #expect(try FileIO.read(job.output) == expected, "row \(job.row)")
             var record = job.record
-            for (role, path) in job.textures.byRole { record.textures[role] = try cache.hash(of: path) }
+            for (role, path) in job.request.card.byRole { record.textures[role] = try cache.hash(of: path) }
             #expect(record.isUpToDate(output: job.output), "row \(job.row)")
         }
     }

@@ -1,4 +1,5 @@
 import KiraCatalogue
+import KiraRequest
 import Testing
 
 @Suite struct ShardTests {
@@ -23,17 +24,22 @@ import Testing
         }
     }
 
-    @Test func sameRowsEveryTime() {
-        let shard = Shard(parsing: "2/5")!
+    @Test func sameRowsEveryTime() throws {
+        let shard = try Shard(parsing: "2/5")
         #expect(shard.rows(ofTotal: 23) == shard.rows(ofTotal: 23))
         #expect(shard.rows(ofTotal: 23) == 9..<13)
     }
 
-    @Test func parsing() {
-        #expect(Shard(parsing: "0/1") == .whole)
-        #expect(Shard(parsing: " 3 / 16 ") == Shard(index: 3, count: 16))
-        for bad in ["", "1", "1/1", "-1/3", "3/3", "0/0", "a/2", "1/2/3", "1/", "/2", "0/1000001"] {
-            #expect(Shard(parsing: bad) == nil, "\(bad) accepted")
+    @Test func parsing() throws {
+        #expect(try Shard(parsing: "0/1") == .whole)
+        #expect(try Shard(parsing: " 3 / 16 ") == Shard(index: 3, count: 16))
+        for (bad, reason) in [("", "must be K/N"), ("1", "must be K/N"), ("1/1", "K must be 0…0"), ("-1/3", "K must be 0…2"),
+                              ("3/3", "K must be 0…2"), ("0/0", "N must be 1…1000000"), ("a/2", "must be K/N"),
+                              ("1/2/3", "must be K/N"), ("1/", "must be K/N"), ("/2", "must be K/N"),
+                              ("0/1000001", "N must be 1…1000000")] {
+            #expect { try Shard(parsing: bad) } throws: { error in
+                (error as? RequestError)?.parameter == "shard" && (error as? RequestError)?.reason.contains(reason) == true
+            }
         }
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Kira
 import KiraArguments
 
+private typealias P = RenderParameters
+
 /// How many threads render.
 struct ThreadOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Worker threads (default: one per processor).", valueName: "n"))
@@ -16,52 +18,14 @@ struct ThreadOptions: ParsableArguments {
 
 /// The shader's variant, and the rotation convention that turns a tilt into its normal.
 struct ShaderOptions: ParsableArguments {
-    enum Preset: String, ExpressibleByArgument, CaseIterable {
-        case seed, threejs
+    @Option(name: P.shader.long, help: P.shader.argumentHelp, completion: P.shader.completion) var shader: String?
+    @Option(name: P.angleStrength.long, parsing: .unconditional, help: P.angleStrength.argumentHelp) var angleStrength: String?
+    @Option(name: P.yFlip.long, help: P.yFlip.argumentHelp, completion: P.yFlip.completion) var yFlip: String?
+    @Option(name: P.rotation.long, help: P.rotation.argumentHelp, completion: P.rotation.completion) var rotation: String?
+
+    var values: [(String, String)] {
+        given([(P.shader, shader), (P.angleStrength, angleStrength), (P.yFlip, yFlip), (P.rotation, rotation)])
     }
-
-    @Option(name: .customLong("shader"), help: ArgumentHelp(
-        "Shader constants: seed (seed 003's Metal shader) or threejs (its GLSL ancestor: angle strength 20, no y flip).",
-        valueName: "seed|threejs"))
-    var preset: Preset = .seed
-
-    @Option(name: .customLong("angle-strength"), parsing: .unconditional,
-            help: ArgumentHelp("Hue cycles per radian of view angle, -1000...1000 (overrides --shader).", valueName: "k"))
-    var angleStrength: Float?
-
-    @Option(name: .customLong("y-flip"),
-            help: ArgumentHelp("Noise y flip: seed-width (the seed's quirk), height, or none (overrides --shader).",
-                               valueName: "seed-width|height|none"))
-    var yFlip: YFlip?
-
-    @Option(help: ArgumentHelp("Rotation matrices of normalFromTilt: seed (transposed, as seed 003) or standard.", valueName: "seed|standard"))
-    var rotation: RotationArgument = .seed
-
-    enum YFlip: String, ExpressibleByArgument, CaseIterable {
-        case seedWidth = "seed-width", height, none
-    }
-
-    enum RotationArgument: String, ExpressibleByArgument, CaseIterable {
-        case seed, standard
-    }
-
-    func validate() throws {
-        if let angleStrength { try Check.number(angleStrength, "--angle-strength", in: -1000...1000) }
-    }
-
-    var parameters: KiraParameters {
-        var parameters: KiraParameters = preset == .seed ? .seed : .threeJS
-        if let angleStrength { parameters.angleStrength = angleStrength }
-        switch yFlip {
-        case .seedWidth: parameters.verticalFlip = .seedWidth
-        case .height: parameters.verticalFlip = .height
-        case .none?: parameters.verticalFlip = .none
-        case nil: break
-        }
-        return parameters
-    }
-
-    var rotationConvention: Rotation.Convention { rotation == .seed ? .seed : .standard }
 }
 
 /// The memory budget (README, "Robustness"): work whose estimated peak is over it is refused
@@ -87,23 +51,6 @@ struct MemoryOptions: ParsableArguments {
     }
 
     var budget: MemoryBudget { MemoryBudget(bytes: maxMemory.bytes) }
-
-    /// Refuses `estimate` bytes for `what` when over the budget; `hint` says how to need less.
-    func check(_ estimate: Int, for what: String, hint: String) throws {
-        guard budget.fits(estimate) else { throw overBudget(estimate, for: what, hint: hint) }
-    }
-
-    /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
-    /// images do not fit the budget together.
-    func checkInputs(_ paths: [String]) throws {
-        try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))",
-                  hint: "give smaller images")
-    }
-
-    func overBudget(_ estimate: Int, for what: String, hint: String) -> InputError {
-        InputError("\(what) needs about \(MemoryBudget.describe(estimate)) of memory, over the budget of "
-            + "\(MemoryBudget.describe(budget.bytes)): \(hint), or raise --max-memory")
-    }
 }
 
 /// A byte count typed as `2G`, `512M`, `1.5g` or plain bytes.

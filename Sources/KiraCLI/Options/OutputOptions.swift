@@ -1,30 +1,14 @@
 import ArgumentParser
 import Kira
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Bits per channel of the PNGs written.
-struct DepthOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Bits per channel of the output PNG: 8 or 16.", valueName: "8|16"))
-    var depth = 8
-
-    func validate() throws {
-        guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16, not \(depth)") }
-    }
-}
+private typealias P = RenderParameters
 
 /// Where a command writes its image when `--output` is not given.
 protocol DefaultOutput {
     static var path: String { get }
 }
 
-/// The PNG file a command writes, and its bit depth.
+/// The PNG file a command writes, its bit depth and compression.
 ///
 /// A path the user gives must be in an existing directory; the default path's folder is created.
 struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
@@ -32,18 +16,7 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
         "The PNG file to write, replaced atomically (default: \(Default.path), its folder created).", valueName: "path"))
     var output: String?
 
-    @OptionGroup var depth: DepthOptions
-
-    @Option(help: ArgumentHelp(
-        "PNG compression: standard (libdeflate level 6, adaptive filters; zlib level 6 at 16 bits) or fast (igzip level 2, Paeth filter: several times faster to write, larger files).",
-        valueName: "standard|fast"))
-    var compression: Compression = .standard
-
-    enum Compression: String, ExpressibleByArgument, CaseIterable {
-        case standard, fast
-
-        var options: PNGCodec.EncodingOptions { self == .standard ? .standard : .fast }
-    }
+    @OptionGroup var format: FormatOptions
 
     func validate() throws {
         if let output { try OutputPath.checkPNG(output, option: "--output") }
@@ -65,15 +38,21 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
     var path: String { output ?? Default.path }
 }
 
+/// Bits per channel and compression of the PNGs written.
+struct FormatOptions: ParsableArguments {
+    @Option(name: P.depth.long, help: P.depth.argumentHelp, completion: P.depth.completion) var depth: String?
+    @Option(name: P.compression.long, help: P.compression.argumentHelp, completion: P.compression.completion) var compression: String?
+
+    var values: [(String, String)] { given([(P.depth, depth), (P.compression, compression)]) }
+}
+
 enum OutputPath {
-    /// Kira writes PNG only: a file named otherwise would hold PNG bytes under a false name.
+    /// Refuses a name Kira cannot write (``OutputSettings/checkFileName(_:parameter:extensions:)``).
     static func checkPNG(_ path: String, option: String, extensions: [String] = ["png"]) throws {
-        guard !path.isEmpty, !path.hasSuffix("/") else { throw ValidationError("\(option) must name a file") }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
-        let suffix = name[name.index(after: dot)...].lowercased()
-        guard extensions.contains(suffix) else {
-            throw ValidationError("\(option) \(path): Kira writes PNG files only; name it .\(extensions[0]) (convert afterwards for .\(suffix))")
+        do {
+            try OutputSettings.checkFileName(path, parameter: String(option.dropFirst(2)), extensions: extensions)
+        } catch {
+            throw ValidationError(error.commandLine)
         }
     }
 

@@ -1,5 +1,4 @@
-import Kira
-import KiraCatalogue
+import KiraImage
 
 /// Every file a batch reads: the manifest, and each texture that any row of it names, told
 /// apart as ``FileIdentity`` tells files apart (device and inode: any name or link).
@@ -8,14 +7,14 @@ import KiraCatalogue
 /// covers the manifest and the other rows: a row whose output is the manifest or another row's
 /// art would destroy it, under any name or link, and in any shard (all shards of a manifest read
 /// the same files, at the same time).
-struct BatchInputFiles {
+package struct BatchInputFiles {
     private var files: [FileIdentity: (path: String, row: Int?)] = [:]
 
-    init(_ manifest: Manifest, path: String) {
-        if let identity = FileIdentity(path) { files[identity] = (path, nil) }
+    package init(_ manifest: Manifest) {
+        if let identity = FileIdentity(manifest.path) { files[identity] = (manifest.path, nil) }
         var seen: Set<String> = []
         for row in manifest.rows {
-            for column in BatchRows.textures {
+            for column in CataloguePlan.textureColumns {
                 guard let value = row.values[column] else { continue }
                 let path = manifest.resolve(value)
                 // Each path is looked up once: a catalogue names few textures in many rows.
@@ -25,8 +24,8 @@ struct BatchInputFiles {
         }
     }
 
-    /// What `output` would overwrite ("the manifest", "a.png, a texture of row 3"), if anything.
-    func overwritten(by output: String) -> String? {
+    /// What `output` would overwrite ("the manifest m.csv", "a.png, a texture of row 3"), if anything.
+    package func overwritten(by output: String) -> String? {
         guard let identity = FileIdentity(output), let file = files[identity] else { return nil }
         return file.row.map { "\(file.path), a texture of row \($0)" } ?? "the manifest \(file.path)"
     }

@@ -1,40 +1,16 @@
-import Kira
-import KiraSamples
-
-/// The sample card, drawn in memory at its default size: the commands' defaults need no files,
-/// so they work from any directory. `kira textures` writes the same images to disk.
-enum BuiltInCard {
-    static let front = CardFace(art: .rgba8(SampleCard.front()), mask: .rgba8(SampleCard.mask()))
-    static let back = CardFace(art: .rgba8(SampleCard.back()), mask: .rgba8(SampleCard.backMask()))
-}
-
-/// A holo mask from an art's alpha: grey = alpha, so the shine covers what is opaque.
-enum AlphaMask {
-    static func of(_ art: AnyRGBAImage) -> RGBAImage<UInt8> {
-        let source = art.rgba8
-        var mask = RGBAImage<UInt8>(width: source.width, height: source.height)
-        for pixel in 0..<(source.width * source.height) {
-            let alpha = source.channels[4 * pixel + 3]
-            mask.channels[4 * pixel] = alpha
-            mask.channels[4 * pixel + 1] = alpha
-            mask.channels[4 * pixel + 2] = alpha
-            mask.channels[4 * pixel + 3] = 255
-        }
-        return mask
-    }
-}
+import KiraImage
 
 /// The back a user's card gets when no back is given: the art's outline (its alpha, mirrored left
 /// to right as the back of a card is, seen after a flip about y) filled with the art's mean colour,
 /// without shine. Plain, so that it is not mistaken for a design.
-struct PlainBack {
-    let image: RGBAImage<UInt8>
-    let hex: String
+package struct PlainBack {
+    package let image: RGBAImage<UInt8>
+    package let hex: String
 
     /// A mask that is black everywhere: no shine on the plain back.
-    static let noShine = RGBAImage<UInt8>(width: 1, height: 1, channels: [0, 0, 0, 255])
+    package static let noShine = RGBAImage<UInt8>(width: 1, height: 1, channels: [0, 0, 0, 255])
 
-    init(for art: AnyRGBAImage) {
+    package init(for art: AnyRGBAImage) {
         let source = art.rgba8
         // The mean colour weighted by alpha, so transparent corners do not darken it.
         var sum = SIMD3<Double>(repeating: 0), weight = 0.0

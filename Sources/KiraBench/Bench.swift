@@ -1,0 +1,214 @@
+import Dispatch
+import KiraGeometry
+import KiraImage
+import KiraRender
+import KiraRequest
+import KiraShader
+
+/// Runs the measurements and collects the results.
+public struct Bench {
+    public let art: RGBAImage<UInt8>
+    public let mask: RGBAImage<UInt8>
+    public let frames: Int
+    public let repeats: Int
+    /// The paths to measure; empty for all.
+    public let only: Set<String>
+    /// Frames held at once by the paths that render many (sweeps, frames for zlib): more are
+    /// rendered batch after batch, so memory stays bounded however many `frames` are asked for.
+    private(set) var batch: Int
+    /// Frames per batch of the animate-png path's sequence renderer.
+    private(set) var sequenceBatch = 4
+    public private(set) var report: BenchReport
+    /// Called as each path starts: its name and thread count.
+    public var onStart: (_ name: String, _ threads: Int) -> Void = { _, _ in }
+
+    /// Every path, in the order measured.
+    public static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "animate-apng", "zlib-frames", "png-encode",
+                            "png-encode-fast", "png-decode"]
+
+    /// A benchmark of `art` and `mask`; `build` describes the build for the report.
+    public init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = [], build: String) {
+        self.art = art
+        self.mask = mask
+        self.frames = frames
+        self.repeats = repeats
+        self.only = only
+        batch = frames
+        report = BenchReport(build: build, width: art.width, height: art.height)
+    }
+
+    /// The built-in sample card's front and mask resized to `width` × `height`: the card measured
+    /// when no art is given.
+    public static func sampleCard(width: Int, height: Int) -> (art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) {
+        (BuiltInCard.front.art.rgba8.resized(width: width, height: height),
+         BuiltInCard.front.mask.rgba8.resized(width: width, height: height))
+    }
+
+    /// Sizes the batches to the memory budget, or refuses when even one frame does not fit.
+    public mutating func fit(in budget: MemoryBudget) throws(RequestError) {
+        (batch, sequenceBatch) = try Self.batches(width: art.width, height: art.height, frames: frames, budget: budget)
+    }
+
+    /// The batch sizes for `width` × `height` frames within the budget: all `frames` at once if
+    /// they fit, and up to 4 (the sequence renderer's default) for the animate-png path. Known from the size alone, so the sample
+    /// card's resize can be skipped when the work is refused.
+    public static func batches(width: Int, height: Int, frames: Int, budget: MemoryBudget) throws(RequestError) -> (Int, Int) {
+        let face = MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
+        let canvasSize = FrameScene.defaultCanvasSize(cardWidth: width, cardHeight: height)
+        let canvas = MemoryBudget.imageBytes(width: canvasSize.width, height: canvasSize.height, channelBytes: 1)
+        let inputs = 4 * face  // the art and mask, and the sample card before resizing (at most their size)
+        // A frame: its canvas and both faces shaded (as FrameRenderer.estimatedPeakBytes); the
+        // sequence also holds the batch being encoded and its PNG bytes (FramePipeline's).
+        let perFrame = max(face, canvas + 2 * face)
+        guard let batch = budget.largestBatch(upTo: frames, estimate: { inputs + $0 * perFrame }),
+              let sequenceBatch = budget.largestBatch(upTo: 4, estimate: { inputs + $0 * (perFrame + 2 * canvas) }) else {
+            throw budget.overBudget(inputs + perFrame + 2 * canvas, for: "benchmarking \(width)×\(height) frames",
+                                    hint: "give a smaller {size}")
+        }
+        return (batch, sequenceBatch)
+    }
+
+    /// `normals` in batches of at most ``batch``.
+    var normalBatches: [ArraySlice<SIMD3<Float>>] {
+        let all = normals
+        return stride(from: 0, to: all.count, by: batch).map { all[$0..<min($0 + batch, all.count)] }
+    }
+
+    /// Normals of a tilt sweep: tiltY from -10° to 10°, as a drag across seed 003's card.
+    var normals: [SIMD3<Float>] {
+        (0..<frames).map { k in
+            let t = frames == 1 ? 0 : Float(k) / Float(frames - 1)
+            return Rotation.normalFromTilt(tiltXDegrees: 4, tiltYDegrees: -10 + 20 * t)
+        }
+    }
+
+    public mutating func measureAll(maxThreads: Int) throws {
+        let normals = self.normals
+        let art = self.art, mask = self.mask
+
+        func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
+
+        // The scalar reference: one frame, one thread.
+        if wants("scalar") {
+            try measure("scalar", threads: 1, frames: 1, repeats: 1) {
+                _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+            }
+        }
+
+        // Cold frames: every frame runs the whole shader, noise tables included.
+        var threadCounts = [1]
+        while threadCounts.last! * 2 <= maxThreads { threadCounts.append(threadCounts.last! * 2) }
+        if threadCounts.last! != maxThreads { threadCounts.append(maxThreads) }
+        for threads in threadCounts where wants("simd") {
+            let renderer = ShadeRenderer(threads: threads)
+            renderer.recomputesNoiseTables = true
+            var output = RGBAImage<UInt8>(width: art.width, height: art.height)
+            try renderer.shade(art: art, mask: mask, normal: normals[0], into: &output)  // first touch
+            try measure("simd", threads: threads, frames: normals.count) {
+                for normal in normals { try renderer.shade(art: art, mask: mask, normal: normal, into: &output) }
+            }
+        }
+
+        // Sweeps: all the tilts in one pass over the card.
+        let normalBatches = self.normalBatches
+        for threads in Set([1, maxThreads]).sorted() where wants("sweep") {
+            let renderer = ShadeRenderer(threads: threads)
+            var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normalBatches[0].count)
+            try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), into: &stack)
+            try measure("sweep", threads: threads, frames: normals.count) {
+                for batch in normalBatches { try renderer.shade(art: art, mask: mask, normals: Array(batch), into: &stack) }
+            }
+        }
+
+        // On-screen frames: the card tilted by (6°, 0°) and flipped by 25°, shaded and projected with
+        // perspective onto its default canvas (2340×3170 for a 1260×1760 card; Mpx/s counts card
+        // pixels): the frame Tests/LLVMPipe/frame-rate.sh draws with llvmpipe as the anchor. Every frame shades the face again.
+        let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
+        // `frame-scalar` is the same with the readable one-pixel-at-a-time projection, measured
+        // only when asked for (`--path frame-scalar`).
+        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
+        for (name, path) in [("frame", FrameRenderer.ProjectionPath.lanes), ("frame-scalar", .scalar)]
+        where wants(name) && (name == "frame" || only.contains(name)) {
+            for threads in Set([1, maxThreads]).sorted() {
+                let renderer = FrameRenderer(threads: threads)
+                renderer.projectionPath = path
+                var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+                try renderer.render(scene, into: &canvas)
+                try measure(name, threads: threads, frames: normals.count) {
+                    for _ in 0..<normals.count { try renderer.render(scene, into: &canvas) }
+                }
+            }
+        }
+
+        // An animation to PNG files' bytes: frames rendered in batches (one shading sweep each)
+        // while the previous batch is encoded (`--compression fast`: igzip level 2, Paeth
+        // filter) on other threads; against the same frames encoded one after the other on one
+        // thread, the encoder alone (the path keeps its old name, zlib-frames).
+        let scenes = (0..<normals.count).map { k in
+            FrameScene(front: face, back: face, pose: CardPose(
+                tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
+        }
+        let sequence = FramePipeline(threads: maxThreads, batchSize: sequenceBatch)
+        if wants("animate-png") {
+            let counter = EncodedBytesSink()
+            try measure("animate-png", threads: maxThreads, frames: scenes.count) {
+                try sequence.render(scenes, to: [counter])
+            }
+            precondition(counter.bytes > 0)
+        }
+        // The same frames as `kira animate --apng` encodes them: the changed rectangle of each,
+        // igzip, on every core while the next batch renders (the file write left out).
+        if wants("animate-apng") {
+            let counter = APNGBytesSink()
+            try measure("animate-apng", threads: maxThreads, frames: scenes.count) {
+                try sequence.render(scenes, to: [counter])
+            }
+            precondition(counter.bytes > 0)
+        }
+        if wants("zlib-frames") {
+            // Rendered a batch at a time (untimed); only the encoding is timed.
+            let frameRenderer = FrameRenderer(threads: maxThreads)
+            var rendered: [RGBAImage<UInt8>] = []
+            var best = Double.infinity
+            onStart("zlib-frames", 1)
+            for _ in 0..<repeats {
+                var seconds = 0.0
+                for start in stride(from: 0, to: scenes.count, by: batch) {
+                    try frameRenderer.render(Array(scenes[start..<min(start + batch, scenes.count)]), into: &rendered)
+                    let begin = DispatchTime.now().uptimeNanoseconds
+                    for frame in rendered { _ = try PNGCodec.encode(frame, options: .fast) }
+                    seconds += Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
+                }
+                best = min(best, seconds)
+            }
+            record("zlib-frames", threads: 1, frames: scenes.count, seconds: best)
+        }
+
+        // PNG coding of one frame, for scale: encoding usually dominates writing frames.
+        let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+        let encoded = try PNGCodec.encode(frame)
+        if wants("png-encode") { try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) } }
+        if wants("png-encode-fast") {
+            try measure("png-encode-fast", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame, options: .fast) }
+        }
+        if wants("png-decode") { try measure("png-decode", threads: 1, frames: 1) { _ = try PNGCodec.decode(encoded) } }
+    }
+
+    /// Times `body` `repeats` times and records the best run.
+    private mutating func measure(_ name: String, threads: Int, frames: Int, repeats: Int? = nil,
+                                  _ body: () throws -> Void) throws {
+        onStart(name, threads)
+        var best = Double.infinity
+        for _ in 0..<(repeats ?? self.repeats) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        record(name, threads: threads, frames: frames, seconds: best)
+    }
+
+    private mutating func record(_ name: String, threads: Int, frames: Int, seconds: Double) {
+        report.paths.append(BenchReport.Path(
+            name: name, width: art.width, height: art.height, frames: frames, threads: threads, seconds: seconds))
+    }
+}

@@ -1,0 +1,182 @@
+import KiraAnimation
+import KiraArguments
+import KiraImage
+import KiraRender
+
+/// An animation of the card: a preset played at a frame rate, on a canvas, with a shader; what
+/// `kira animate` renders before its frames go to outputs.
+public struct AnimationRequest: Sendable, Equatable {
+    /// Required: a request without one is refused by ``validate()``.
+    public var preset: AnimationPreset?
+    public var framesPerSecond = 30
+    /// Seconds to render; nil is the preset's own length (a looping preset plays whole loops).
+    public var duration: Double?
+    /// Loops of a looping preset; nil is 1, or as many as fit ``duration``.
+    public var loops: Int?
+    /// A file holding the drag that the tilt presets follow; nil is a figure-eight.
+    public var drag: String?
+    public var card = CardTextures()
+    public var canvas = CanvasSettings()
+    public var shader = ShaderSettings()
+    public var output = OutputSettings()
+
+    public init(preset: AnimationPreset? = nil) {
+        self.preset = preset
+    }
+
+    /// A request from named values, each parsed and checked, then checked together.
+    public init(values: some Sequence<(String, String)>) throws(RequestError) {
+        for (name, value) in values { try set(name, to: value) }
+        try validate()
+    }
+
+    /// How long an animation may last, in seconds, whether a duration, a drag or loops set it.
+    public static let lengths = 0.001...600.0
+
+    public static let parameters: [RequestParameter<AnimationRequest>] = [
+        .choice("preset", \.preset, words: AnimationPreset.allCases.map { ($0.rawValue, $0) }, help: "The animation."),
+        .integer("fps", \.framesPerSecond, in: 1...240, default: 30, valueName: "n", help: "Frames per second, 1...240 (default: 30)."),
+        .number("duration", \.duration, in: lengths, valueName: "s",
+                help: "Seconds to render, up to 600 (default: the preset's own length; a looping preset plays whole loops)."),
+        .integer("loops", \.loopCount, in: 1...1000, default: 0, valueName: "n", help: "Loops of a looping preset in the file, 1...1000 (default: 1)."),
+        .path("drag", \.drag, help: "A drag for the tilt presets: CSV lines `time,dx,dy` or a JSON array (default: a figure-eight)."),
+    ]
+        + CardTextures.parameters.map { $0.lifted(\.card) }
+        + CanvasSettings.parameters.map { $0.lifted(\.canvas) }
+        + ShaderSettings.parameters.map { $0.lifted(\.shader) }
+        // Frames are written as the outputs need (numbered PNGs and APNGs compress fast): only the depth is chosen.
+        + OutputSettings.parameters.filter { $0.name == "depth" }.map { $0.lifted(\.output) }
+
+    /// ``loops`` as a plain number for its entry: 0 is unset.
+    private var loopCount: Int {
+        get { loops ?? 0 }
+        set { loops = newValue }
+    }
+
+    public static func parameter(named name: String) -> RequestParameter<AnimationRequest>? {
+        parameters.first { $0.name == name }
+    }
+
+    public mutating func set(_ name: String, to value: String) throws(RequestError) {
+        guard let parameter = Self.parameter(named: name) else {
+            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+                               + ParameterValue.listing(Self.parameters.map(\.name)))
+        }
+        try parameter.set(value, in: &self)
+    }
+
+    /// The checks between values.
+    public func validate() throws(RequestError) {
+        guard let preset else {
+            throw RequestError(parameter: "preset", reason: "is needed: one of "
+                               + ParameterValue.listing(AnimationPreset.allCases.map(\.rawValue)))
+        }
+        if loops != nil {
+            guard preset.loops else {
+                throw RequestError(parameter: "loops", reason: "needs a looping preset ("
+                                   + AnimationPreset.allCases.filter(\.loops).map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            guard duration == nil else { throw RequestError(parameter: nil, reason: "give {loops} or {duration}, not both") }
+        }
+        if drag != nil, !preset.usesDrag {
+            let users = AnimationPreset.allCases.filter(\.usesDrag).map(\.rawValue).joined(separator: ", ")
+            throw RequestError(parameter: "drag", reason: "\(preset.rawValue) does not follow a drag; the presets that do: \(users)")
+        }
+        try canvas.validate()
+    }
+
+    /// The files read: the card's and the drag.
+    public var paths: [String] { card.paths + (drag.map { [$0] } ?? []) }
+
+    /// The drag the tilt presets follow: the file's, read within `budget`
+    /// (``DragPath/read(_:budget:)``), or a figure-eight.
+    public func loadDrag(budget: MemoryBudget = .standard) throws -> DragPath {
+        guard let drag else { return .figureEight }
+        return try DragPath.read(drag, budget: budget)
+    }
+
+    /// The frames to render: a looping preset plays whole loops (``loops``, or as many as fit
+    /// ``duration``), any other plays ``duration`` or its own length once. Refuses a clip longer
+    /// than ``lengths`` allows.
+    public func timing(drag: DragPath) throws(RequestError) -> FrameTiming {
+        let preset = self.preset ?? .showcase
+        let fps = framesPerSecond
+        // The drag decides the length unless a duration does: the same limits apply to it, before
+        // anything is sized by it.
+        if duration == nil, !preset.loops, case let length = preset.duration(drag: drag), !Self.lengths.contains(length) {
+            throw RequestError(parameter: "drag", reason: "the animation would last \(ParameterValue.format(length)) s; it must be between "
+                               + "\(Self.lengths.lowerBound) and \(Int(Self.lengths.upperBound)) s (or give {duration})")
+        }
+        let length = duration ?? preset.duration(drag: drag)
+        guard preset.loops else { return .once(length: length, framesPerSecond: fps) }
+        let period = preset.duration(drag: drag)
+        let count = loops ?? max(1, Int((length / period).rounded()))
+        let timing = FrameTiming.loop(period: period, framesPerSecond: fps, loops: count)
+        // Loops repeat a loop: the clip as a whole keeps the duration's limit on time and work.
+        if let loops, case let clip = Double(timing.count) / Double(fps), clip > Self.lengths.upperBound {
+            throw RequestError(parameter: "loops", reason: "\(loops): the clip would last \(ParameterValue.format(clip)) s; it must be at most "
+                               + "\(Int(Self.lengths.upperBound)) s (fewer loops or a lower {fps})")
+        }
+        return timing
+    }
+
+    /// What the clip is, where it is not what was asked: a looping preset renders whole loops
+    /// (so the clip loops seamlessly), which may differ from the duration given or stretch the
+    /// period to whole frames. Parameters are written `{name}`.
+    public func notes(for timing: FrameTiming) -> [String] {
+        guard let preset, let period = timing.period, let loopLength = timing.loopLength else { return [] }
+        var notes: [String] = []
+        let fps = framesPerSecond
+        if timing.isStretched {
+            notes.append("\(preset.rawValue): a \(ParameterValue.format(period)) s loop at \(fps) frames/s is not a whole number of frames; "
+                         + "each loop is \(Int((loopLength * Double(fps)).rounded())) frames, \(formatted(loopLength)) s (period stretched)")
+        }
+        let loopCount = timing.count / max(1, Int((loopLength * Double(fps)).rounded()))
+        let rendered = Double(timing.count) / Double(fps)
+        if let duration, abs(rendered - duration) > 0.5 / Double(fps) {
+            notes.append("\(preset.rawValue) loops every \(formatted(loopLength)) s: {duration} \(ParameterValue.format(duration)) "
+                         + "is rendered as \(loopCount) whole loop\(loopCount == 1 ? "" : "s"), \(formatted(rendered)) s, so that the clip "
+                         + "loops seamlessly (give {loops} to choose the number)")
+        }
+        return notes
+    }
+
+    /// The request's frame at animation time `time` of the card `card`.
+    public func scene(at time: Double, card: LoadedCard, drag: DragPath) -> FrameScene {
+        let state = (preset ?? .showcase).state(at: time, drag: drag)
+        var frame = RenderRequest()
+        frame.pose = state.pose
+        frame.canvas = canvas
+        frame.shader = shader
+        frame.output = output
+        var scene = frame.scene(for: card)
+        scene.visibility = state.visibility
+        return scene
+    }
+
+    /// Every frame of `timing`.
+    public func scenes(for timing: FrameTiming, card: LoadedCard, drag: DragPath) -> [FrameScene] {
+        timing.animationTimes.map { scene(at: $0, card: card, drag: drag) }
+    }
+
+    /// The largest batch of frames up to `preferred` whose render fits `budget` (the card's
+    /// textures, the drag's samples, the batch rendering, the batches encoding meanwhile, and
+    /// `videos` bytes for the videos, ffmpeg's share included); refuses when even one frame does
+    /// not fit.
+    public func batchSize(for scene: FrameScene, preferred: Int = FramePipeline.defaultBatchSize,
+                          budget: MemoryBudget, drag: DragPath? = nil, videos: Int = 0) throws(RequestError) -> Int {
+        let inputs = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
+            + DragPath.bytes(samples: drag?.samples.count ?? 0) + videos
+        func peak(_ batch: Int) -> Int {
+            inputs + FramePipeline.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes, batchSize: batch)
+        }
+        guard let batch = budget.largestBatch(upTo: preferred, estimate: peak) else {
+            throw budget.overBudget(peak(1), for: "a \(scene.canvasWidth)×\(scene.canvasHeight) animation"
+                                        + (videos > 0 ? " with its videos (ffmpeg's share included)" : ""),
+                                    hint: "give a smaller {size} or smaller art" + (videos > 0 ? ", a smaller {video_width} or fewer {threads}" : ""))
+        }
+        return batch
+    }
+
+    private func formatted(_ seconds: Double) -> String { ArgumentValues.decimal(seconds, digits: 4) }
+}

@@ -1,0 +1,54 @@
+import KiraGeometry
+import KiraImage
+import KiraRender
+
+/// A card's two faces as read, and what was assumed for each.
+public struct LoadedCard: Sendable {
+    public var front: FaceInput
+    public var back: FaceInput
+
+    public init(front: FaceInput, back: FaceInput) {
+        self.front = front
+        self.back = back
+    }
+
+    /// What was assumed for the sides in `sides` (those a frame shows), joined into one line with
+    /// parameters written `{name}` (``RequestError/spelling(_:with:)`` spells them); nil when
+    /// nothing was.
+    public func assumptions(showing sides: Set<CardSide>) -> String? {
+        let notes = [sides.contains(.front) ? front.assumption : nil, sides.contains(.back) ? back.assumption : nil]
+            .compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// The bytes of the four decoded textures.
+    public var byteCount: Int {
+        front.face.art.byteCount + front.face.mask.byteCount + back.face.art.byteCount + back.face.mask.byteCount
+    }
+}
+
+/// One face as read, and what was assumed for it.
+public struct FaceInput: Sendable {
+    public var face: CardFace
+    /// What Kira chose for the user, with parameters written `{name}`; nil when every file was
+    /// given or the sample card is used whole.
+    public var assumption: String?
+
+    public init(face: CardFace, assumption: String? = nil) {
+        self.face = face
+        self.assumption = assumption
+    }
+
+    /// The face from the user's images: art without a mask shines where it is opaque; without art
+    /// the `sample` (drawn only then) gives the art, and the mask unless one was given.
+    public static func resolve(art: (path: String, image: AnyRGBAImage)?, mask: AnyRGBAImage?, maskParameter: String,
+                               sample: () -> CardFace) -> FaceInput {
+        guard let art else {
+            let sample = sample()
+            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask))
+        }
+        if let mask { return FaceInput(face: CardFace(art: art.image, mask: mask)) }
+        return FaceInput(face: CardFace(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
+                         assumption: "no {\(maskParameter)}: the shine covers \(art.path) where it is opaque (its alpha as the mask)")
+    }
+}

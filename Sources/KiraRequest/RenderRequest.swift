@@ -1,0 +1,173 @@
+import KiraGeometry
+import KiraImage
+import KiraRender
+
+/// Everything one frame of the card on screen depends on: the card, its pose, the canvas, the
+/// shader and how the frame is stored, with the defaults `kira render` applies.
+///
+/// Every front end makes its frames through this value: the command line (`kira render`), a
+/// catalogue row (`kira batch`) and an HTTP request give it named values (`tilt_x=8`) that
+/// ``parameters`` parses and checks, so equal values make byte-identical frames wherever they
+/// come from.
+///
+/// ```swift
+/// let request = try RenderRequest(values: [("tilt_x", "8"), ("tilt_y", "-14"), ("size", "1000x1300")])
+/// try request.write(to: "card.png")   // the file `kira render --tilt-x 8 --tilt-y -14 --size 1000x1300 -o card.png` writes
+/// ```
+public struct RenderRequest: Sendable, Equatable {
+    /// The card's files; none is the built-in sample card.
+    public var card = CardTextures()
+    public var pose = CardPose()
+    /// Show the faces by an opacity crossfade over the flip, as the seeds' animations do, instead
+    /// of the face towards the viewer.
+    public var crossfade = false
+    public var canvas = CanvasSettings()
+    public var shader = ShaderSettings()
+    public var output = OutputSettings()
+
+    /// The request with every default: the sample card, at rest, on its default canvas.
+    public init() {}
+
+    /// A request from named values (``parameters``' names), each parsed and checked, then checked
+    /// together (``validate()``).
+    public init(values: some Sequence<(String, String)>) throws(RequestError) {
+        for (name, value) in values { try set(name, to: value) }
+        try validate()
+    }
+
+    /// The tilts, −90…90° wherever they appear: beyond a quarter turn the face looks away.
+    public static let tiltRange: ClosedRange<Double> = -90...90
+
+    /// The help of `tilt_x` and `tilt_y` (also ``ShadeRequest``'s).
+    static func tiltHelp(_ axis: String) -> String { "Tilt about the \(axis) axis in degrees, -90...90 (default: 0)." }
+
+    /// The pose's entries.
+    static let poseParameters: [RequestParameter<CardPose>] = [
+        .number("tilt_x", \.tiltX, in: tiltRange, default: 0, valueName: "deg", help: tiltHelp("x")),
+        .number("tilt_y", \.tiltY, in: tiltRange, default: 0, valueName: "deg", help: tiltHelp("y")),
+        .number("flip", \.flip, in: -720...720, default: 0, valueName: "deg", help: "Flip angle in degrees: 0 front, 180 back, -720...720 (default: 0)."),
+        .choice("axis", \.flipAxis, words: [("y", .y), ("x", .x), ("xy", .diagonal)], default: .y,
+                help: "Flip axis: y (as the seed's card), x, or xy (the diagonal 1,1,0) (default: y)."),
+        .number("perspective", \.flipPerspective, in: 0...10, default: 0.7, valueName: "p",
+                help: "Perspective of the flip, 0...10 (default: 0.7, as the seed's card; 0 for none)."),
+        .number("tilt_perspective", \.tiltPerspective, in: 0...10, default: 1, valueName: "p",
+                help: "Perspective of the tilts, 0...10 (default: 1, SwiftUI's)."),
+    ]
+
+    /// Every value a request takes, by name, in the order help lists them.
+    public static let parameters: [RequestParameter<RenderRequest>] =
+        CardTextures.parameters.map { $0.lifted(\.card) }
+        + poseParameters.map { $0.lifted(\.pose) }
+        + [.flag("crossfade", \.crossfade,
+                 help: "Show the faces as the seeds' animations do: an opacity crossfade by flip angle, instead of the face towards the viewer.")]
+        + CanvasSettings.parameters.map { $0.lifted(\.canvas) }
+        + ShaderSettings.parameters.map { $0.lifted(\.shader) }
+        + OutputSettings.parameters.map { $0.lifted(\.output) }
+
+    /// The entry named `name`, if any.
+    public static func parameter(named name: String) -> RequestParameter<RenderRequest>? {
+        parameters.first { $0.name == name }
+    }
+
+    /// Parses `value` as the parameter `name` and sets it; an unknown name lists the known ones.
+    public mutating func set(_ name: String, to value: String) throws(RequestError) {
+        guard let parameter = Self.parameter(named: name) else {
+            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+                               + ParameterValue.listing(Self.parameters.map(\.name)))
+        }
+        try parameter.set(value, in: &self)
+    }
+
+    /// The checks between values (each value was checked when it was set).
+    public func validate() throws(RequestError) {
+        try canvas.validate()
+    }
+
+    /// The values that differ from the defaults, canonically spelled, in ``parameters``' order:
+    /// equal requests have equal values.
+    public var values: [(name: String, value: String)] {
+        Self.parameters.compactMap { parameter in parameter.value(in: self).map { (parameter.name, $0) } }
+    }
+
+    /// Which face shows.
+    public var visibility: FaceVisibility { crossfade ? .crossfade : .orientation }
+
+    /// The frame of `card` this request describes.
+    public func scene(for card: LoadedCard) -> FrameScene {
+        scene(front: card.front.face, back: card.back.face)
+    }
+
+    /// The frame of the faces `front` and `back` this request describes.
+    public func scene(front: CardFace, back: CardFace) -> FrameScene {
+        let placement = canvas.placement(cardWidth: front.art.width, cardHeight: front.art.height)
+        var scene = FrameScene(
+            front: front, back: back, pose: pose, canvasSize: placement.size, background: canvas.background,
+            visibility: visibility, parameters: shader.parameters, rotationConvention: shader.rotation)
+        scene.cardScale = placement.scale
+        return scene
+    }
+
+    /// The memory a render of `scene` takes at its peak: the textures, the renderer's canvas and
+    /// shaded faces, and the encoded file (at most about the raw canvas).
+    public func estimatedPeakBytes(for scene: FrameScene) -> Int {
+        let inputs = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
+        return inputs + FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes)
+            + scene.canvasBytes(channelBytes: output.channelBytes)
+    }
+
+    /// Refuses `scene` when its render would not fit `budget`.
+    public func checkMemory(for scene: FrameScene, budget: MemoryBudget) throws(RequestError) {
+        try budget.check(estimatedPeakBytes(for: scene), for: "a \(scene.canvasWidth)×\(scene.canvasHeight) frame",
+                         hint: "give a smaller {size} or smaller art")
+    }
+
+    /// Renders `scene` at the request's depth.
+    public func render(_ scene: FrameScene, with renderer: FrameRenderer) throws(RenderError) -> AnyRGBAImage {
+        if output.depth == 16 {
+            var image = RGBAImage<UInt16>(width: 0, height: 0)
+            try renderer.render(scene, into: &image)
+            return .rgba16(image)
+        }
+        var image = RGBAImage<UInt8>(width: 0, height: 0)
+        try renderer.render(scene, into: &image)
+        return .rgba8(image)
+    }
+
+    /// The file's bytes for `image`.
+    public func encode(_ image: AnyRGBAImage) throws(ImageFileError) -> [UInt8] {
+        try PNGCodec.encode(image, options: output.compression.options)
+    }
+
+    /// Writes `image` to `path` as the request stores frames, atomically.
+    public func write(_ image: AnyRGBAImage, to path: String) throws(ImageFileError) {
+        try PNGCodec.write(image, to: path, options: output.compression.options)
+    }
+
+    /// Reads the card, renders its frame and writes it to `path`: what `kira render` does.
+    public func write(to path: String, threads: Int = TileScheduler.processorCount, budget: MemoryBudget = .standard) throws {
+        try FileIO.checkDistinct(inputs: card.paths, outputs: [path])
+        let scene = scene(for: try card.load(budget: budget))
+        try checkMemory(for: scene, budget: budget)
+        try write(try render(scene, with: FrameRenderer(threads: threads)), to: path)
+    }
+}
+
+extension MemoryBudget {
+    /// Refuses `estimate` bytes for `what` when over the budget; `hint` says how to need less
+    /// (parameters written `{name}`).
+    public func check(_ estimate: Int, for what: String, hint: String) throws(RequestError) {
+        guard fits(estimate) else { throw overBudget(estimate, for: what, hint: hint) }
+    }
+
+    /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
+    /// images do not fit together (``PNGHeader/decodingBytes(_:)``).
+    public func checkDecoding(_ paths: [String]) throws {
+        try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))", hint: "give smaller images")
+    }
+
+    /// The error for `estimate` bytes over the budget.
+    public func overBudget(_ estimate: Int, for what: String, hint: String) -> RequestError {
+        RequestError(parameter: nil, reason: "\(what) needs about \(Self.describe(estimate)) of memory, over the budget of "
+                     + "\(Self.describe(bytes)): \(hint), or raise {max_memory}")
+    }
+}

@@ -1,0 +1,232 @@
+import KiraArguments
+
+/// What kind of value the parameter takes.
+public enum ParameterKind: Sendable, Equatable {
+    /// A number (`8`, `-0.5`).
+    case number
+    /// A whole number.
+    case integer
+    /// One of these words.
+    case choice([String])
+    /// On or off: `true`/`false`, `yes`/`no`, `1`/`0`; a command-line flag.
+    case flag
+    /// A file path; front ends resolve it (a manifest from its folder) or refuse it (a server).
+    case path
+    /// Anything else the parser accepts (a size `WxH`, a colour, a vector).
+    case text
+}
+
+/// One named value of a request: its name (`tilt_x`), what it takes, its help, and how it is
+/// parsed, range-checked and stored.
+///
+/// Every front end takes its values through these entries: the command line spells the name
+/// `--tilt-x`, a manifest has a `tilt_x` column, a URL a `tilt_x` query parameter. So the three
+/// agree on names, defaults, ranges and messages, and a value means the same wherever it is given.
+public struct RequestParameter<Root>: Sendable {
+    /// The name, in lower case with underscores: `tilt_x`.
+    public let name: String
+    /// What the help shows for the value: `deg`, `WxH`.
+    public let valueName: String
+    /// One or two sentences of help, with the range and the default; other parameters are
+    /// written `{name}` (see ``help(naming:)``).
+    public let help: String
+    public let kind: ParameterKind
+    private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
+    private let canonical: @Sendable (Root) -> String?
+
+    /// An entry that parses with `store` and reports its value with `canonical`.
+    public init(name: String, valueName: String, help: String, kind: ParameterKind,
+                store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
+                canonical: @escaping @Sendable (Root) -> String?) {
+        self.name = name
+        self.valueName = valueName
+        self.help = help
+        self.kind = kind
+        self.store = store
+        self.canonical = canonical
+    }
+
+    /// The command-line spelling of the name: `--tilt-x`.
+    public var option: String { "--" + String(name.map { $0 == "_" ? "-" : $0 }) }
+
+    /// The help with the parameters it mentions spelled by `spell` (`--shader` or `shader`).
+    public func help(naming spell: (String) -> String) -> String {
+        RequestError.spelling(help, with: spell)
+    }
+
+    /// Parses `text`, checks it, and sets it in `root`.
+    public func set(_ text: String, in root: inout Root) throws(RequestError) {
+        try store(&root, text)
+    }
+
+    /// The value set in `root` in its canonical spelling, or nil when it is the default: what a
+    /// front end shows or hashes so that equal requests are spelled alike (`8` for `8.0`).
+    public func value(in root: Root) -> String? { canonical(root) }
+
+    /// The same entry for a request that holds a `Root` at `path`.
+    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable) -> RequestParameter<Outer> {
+        let store = self.store, canonical = self.canonical
+        return RequestParameter<Outer>(
+            name: name, valueName: valueName, help: help, kind: kind,
+            store: { (outer: inout Outer, text: String) throws(RequestError) in try store(&outer[keyPath: path], text) },
+            canonical: { canonical($0[keyPath: path]) })
+    }
+}
+
+extension RequestParameter {
+    /// A number within `range`, stored at `path`.
+    public static func number<V: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, in range: ClosedRange<V>, default: V,
+        valueName: String, help: String
+    ) -> Self {
+        Self(name: name, valueName: valueName, help: help, kind: .number,
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.number(text, in: range, name: name)
+             },
+             canonical: { $0[keyPath: path] == `default` ? nil : ParameterValue.format($0[keyPath: path]) })
+    }
+
+    /// A number within `range` that is unset (nil) by default, stored at `path`.
+    public static func number<V: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, in range: ClosedRange<V>,
+        valueName: String, help: String
+    ) -> Self {
+        Self(name: name, valueName: valueName, help: help, kind: .number,
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.number(text, in: range, name: name)
+             },
+             canonical: { $0[keyPath: path].map(ParameterValue.format) })
+    }
+
+    /// A whole number within `range`, stored at `path`.
+    public static func integer(
+        _ name: String, _ path: WritableKeyPath<Root, Int> & Sendable, in range: ClosedRange<Int>, default: Int,
+        valueName: String, help: String
+    ) -> Self {
+        Self(name: name, valueName: valueName, help: help, kind: .integer,
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name)
+             },
+             canonical: { $0[keyPath: path] == `default` ? nil : String($0[keyPath: path]) })
+    }
+
+    /// One of a fixed set of words, each naming a value, stored at `path`.
+    public static func choice<V: Equatable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], default: V, help: String
+    ) -> Self {
+        Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
+             },
+             canonical: { root in
+                 let value = root[keyPath: path]
+                 return value == `default` ? nil : words.first { $0.1 == value }?.0
+             })
+    }
+
+    /// One of a fixed set of words, each naming a value, unset (nil) by default, stored at `path`.
+    public static func choice<V: Equatable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, words: [(String, V)], help: String
+    ) -> Self {
+        Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
+             },
+             canonical: { root in root[keyPath: path].flatMap { value in words.first { $0.1 == value }?.0 } })
+    }
+
+    /// One of an enumeration's raw values, stored at `path`.
+    public static func choice<V: RawRepresentable & CaseIterable & Equatable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, default: V, help: String
+    ) -> Self where V.RawValue == String {
+        choice(name, path, words: V.allCases.map { ($0.rawValue, $0) }, default: `default`, help: help)
+    }
+
+    /// A value of any other form, parsed by `parse` and spelled back by `spell`, stored at `path`.
+    public static func value<V: Equatable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, default: V, valueName: String, help: String,
+        parse: @escaping @Sendable (String) throws(RequestError) -> V, spell: @escaping @Sendable (V) -> String
+    ) -> Self {
+        Self(name: name, valueName: valueName, help: help, kind: .text,
+             store: { (root: inout Root, text: String) throws(RequestError) in root[keyPath: path] = try parse(text) },
+             canonical: { $0[keyPath: path] == `default` ? nil : spell($0[keyPath: path]) })
+    }
+
+    /// On or off (off by default), stored at `path`.
+    public static func flag(_ name: String, _ path: WritableKeyPath<Root, Bool> & Sendable, help: String) -> Self {
+        Self(name: name, valueName: "true|false", help: help, kind: .flag,
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.flag(text, name: name)
+             },
+             canonical: { $0[keyPath: path] ? "true" : nil })
+    }
+
+    /// A file path (unset by default), stored at `path`.
+    public static func path(_ name: String, _ path: WritableKeyPath<Root, String?> & Sendable, help: String) -> Self {
+        Self(name: name, valueName: "path", help: help, kind: .path,
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 guard !text.isEmpty else { throw RequestError(parameter: name, reason: "must name a file, not be empty") }
+                 root[keyPath: path] = text
+             },
+             canonical: { $0[keyPath: path] })
+    }
+}
+
+/// The parsers behind ``RequestParameter``'s kinds, with messages that say what is valid.
+enum ParameterValue {
+    static func number<V: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ text: String, in range: ClosedRange<V>, name: String
+    ) throws(RequestError) -> V {
+        guard let value = V(text.trimmingSpaces) else {
+            throw RequestError(parameter: name, reason: "must be a number between \(format(range.lowerBound)) and \(format(range.upperBound)), not \"\(text)\"")
+        }
+        guard value.isFinite else { throw RequestError(parameter: name, reason: "must be a finite number, not \(value)") }
+        guard range.contains(value) else {
+            throw RequestError(parameter: name, reason: "must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(format(value))")
+        }
+        return value
+    }
+
+    static func integer(_ text: String, in range: ClosedRange<Int>, name: String) throws(RequestError) -> Int {
+        guard let value = Int(text.trimmingSpaces) else {
+            throw RequestError(parameter: name, reason: "must be a whole number between \(range.lowerBound) and \(range.upperBound), not \"\(text)\"")
+        }
+        guard range.contains(value) else {
+            throw RequestError(parameter: name, reason: "must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+        }
+        return value
+    }
+
+    static func choice<V>(_ text: String, words: [(String, V)], name: String) throws(RequestError) -> V {
+        if let match = words.first(where: { $0.0 == text }) { return match.1 }
+        throw RequestError(parameter: name, reason: "must be \(listing(words.map(\.0))), not \"\(text)\"")
+    }
+
+    static func flag(_ text: String, name: String) throws(RequestError) -> Bool {
+        switch text.lowercased() {
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
+        default: throw RequestError(parameter: name, reason: "must be true or false, not \"\(text)\"")
+        }
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    static func listing(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+
+    /// Whole numbers without a fraction (`8`, not `8.0`); others as Swift prints them (shortest
+    /// round trip).
+    static func format<V: BinaryFloatingPoint & LosslessStringConvertible>(_ value: V) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : value.description
+    }
+
+}
+
+extension String {
+    /// Without the spaces around it (a manifest cell `" 8"` is 8).
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

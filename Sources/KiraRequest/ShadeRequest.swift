@@ -1,0 +1,113 @@
+import KiraArguments
+import KiraGeometry
+import KiraImage
+import KiraRender
+import KiraShader
+
+/// The flat card face with the shine, at the art's size: what `kira shade` makes.
+public struct ShadeRequest: Sendable, Equatable {
+    /// The art; nil is the built-in sample card's front (or its back with ``back``).
+    public var art: String?
+    /// The holo mask; nil is the art's alpha, or the sample card's mask.
+    public var mask: String?
+    /// The tilts that give the normal, in degrees (unset: 0).
+    public var tiltX: Double?
+    public var tiltY: Double?
+    /// The normal itself, instead of a tilt.
+    public var normal: SIMD3<Float>?
+    /// Shade the back face: the normal negated, as the seed's card shades its back.
+    public var back = false
+    public var shader = ShaderSettings()
+    public var output = OutputSettings()
+
+    public init() {}
+
+    /// A request from named values, each parsed and checked, then checked together.
+    public init(values: some Sequence<(String, String)>) throws(RequestError) {
+        for (name, value) in values { try set(name, to: value) }
+        try validate()
+    }
+
+    public static let parameters: [RequestParameter<ShadeRequest>] = [
+        .path("art", \.art, help: "The card art (PNG; default: the built-in sample card's front, or its back with {back})."),
+        .path("mask", \.mask, help: "The holo mask (PNG, any size; white = full shine; default: the art's alpha, or the sample's mask)."),
+    ]
+        + [
+            .number("tilt_x", \.tiltX, in: RenderRequest.tiltRange, valueName: "deg", help: RenderRequest.tiltHelp("x")),
+            .number("tilt_y", \.tiltY, in: RenderRequest.tiltRange, valueName: "deg", help: RenderRequest.tiltHelp("y")),
+            .value("normal", \.normal, default: nil, valueName: "x,y,z",
+                   help: "The face normal instead of a tilt, e.g. -0.3,0.2,0.9 (normalised).",
+                   parse: { (text: String) throws(RequestError) -> SIMD3<Float>? in
+                       guard let vector = ArgumentValues.vector3(text) else {
+                           throw RequestError(parameter: "normal", reason: "must be three numbers x,y,z, e.g. -0.3,0.2,0.9, not \"\(text)\"")
+                       }
+                       guard KiraUniforms.isValidNormal(vector) else {
+                           throw RequestError(parameter: "normal", reason: "\(vector.x),\(vector.y),\(vector.z) has no direction: it must be finite and non-zero")
+                       }
+                       return vector
+                   },
+                   spell: { $0.map { "\($0.x),\($0.y),\($0.z)" } ?? "" }),
+            .flag("back", \.back, help: "Shade the back face, as the seed does: with the normal negated."),
+        ]
+        + ShaderSettings.parameters.map { $0.lifted(\.shader) }
+        + OutputSettings.parameters.map { $0.lifted(\.output) }
+
+    public static func parameter(named name: String) -> RequestParameter<ShadeRequest>? {
+        parameters.first { $0.name == name }
+    }
+
+    public mutating func set(_ name: String, to value: String) throws(RequestError) {
+        guard let parameter = Self.parameter(named: name) else {
+            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+                               + ParameterValue.listing(Self.parameters.map(\.name)))
+        }
+        try parameter.set(value, in: &self)
+    }
+
+    public func validate() throws(RequestError) {
+        if normal != nil, tiltX != nil || tiltY != nil {
+            throw RequestError(parameter: nil, reason: "give either {normal} or {tilt_x}/{tilt_y}, not both")
+        }
+    }
+
+    /// The files named.
+    public var paths: [String] { [art, mask].compactMap { $0 } }
+
+    /// The normal of the face being shaded.
+    public var faceNormal: SIMD3<Float> {
+        let n = normal ?? CardPose(tiltX: tiltX ?? 0, tiltY: tiltY ?? 0).normal(convention: shader.rotation)
+        return back ? -n : n
+    }
+
+    /// The face: the art and mask read through `read`, or the sample card's.
+    public func face(read: (String) throws -> AnyRGBAImage) throws -> FaceInput {
+        let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
+        return FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
+            back ? BuiltInCard.back : BuiltInCard.front
+        }
+    }
+
+    /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image
+    /// and its encoded bytes (at most about its raw size).
+    public func checkMemory(for face: CardFace, budget: MemoryBudget) throws(RequestError) {
+        let art = face.art
+        let image = MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: output.channelBytes)
+        try budget.check(art.byteCount + face.mask.byteCount + 2 * image, for: "shading a \(art.width)×\(art.height) image",
+                         hint: "give smaller art")
+    }
+
+    /// Shades `face` at the request's depth.
+    public func shade(_ face: CardFace, with renderer: ShadeRenderer) throws(RenderError) -> AnyRGBAImage {
+        func shade<Out: LaneChannel>(_: Out.Type) throws(RenderError) -> RGBAImage<Out> {
+            var image = RGBAImage<Out>(width: 0, height: 0)
+            try renderer.shade(art: face.art, mask: face.mask, normal: faceNormal, parameters: shader.parameters, into: &image)
+            return image
+        }
+        return output.depth == 16 ? .rgba16(try shade(UInt16.self)) : .rgba8(try shade(UInt8.self))
+    }
+
+    /// Writes `image` to `path` as the request stores images, atomically.
+    public func write(_ image: AnyRGBAImage, to path: String) throws(ImageFileError) {
+        try PNGCodec.write(image, to: path, options: output.compression.options)
+    }
+}

@@ -1,0 +1,47 @@
+import KiraGeometry
+import KiraShader
+
+/// The shader's variant, and the rotation convention that turns a tilt into the face's normal.
+public struct ShaderSettings: Sendable, Equatable {
+    /// The shader's constants as a whole.
+    public enum Preset: String, Sendable, CaseIterable {
+        /// The Metal shader Kira reproduces: angle strength 10, the width flip.
+        case seed
+        /// The GLSL material that shader was ported from: angle strength 20, no flip.
+        case threejs
+    }
+
+    public var preset = Preset.seed
+    /// Overrides the preset's angle strength.
+    public var angleStrength: Float?
+    /// Overrides the preset's vertical flip.
+    public var verticalFlip: KiraParameters.VerticalFlip?
+    public var rotation = Rotation.Convention.seed
+
+    public init(preset: Preset = .seed, angleStrength: Float? = nil, verticalFlip: KiraParameters.VerticalFlip? = nil,
+                rotation: Rotation.Convention = .seed) {
+        self.preset = preset
+        self.angleStrength = angleStrength
+        self.verticalFlip = verticalFlip
+        self.rotation = rotation
+    }
+
+    static let parameters: [RequestParameter<ShaderSettings>] = [
+        .choice("shader", \.preset, default: .seed,
+                help: "Shader constants: seed (the Metal shader Kira reproduces) or threejs (its GLSL ancestor: angle strength 20, no y flip) (default: seed)."),
+        .number("angle_strength", \.angleStrength, in: -1000...1000, valueName: "k",
+                help: "Hue cycles per radian of view angle, -1000...1000 (overrides {shader})."),
+        .choice("y_flip", \.verticalFlip, words: [("seed-width", .seedWidth), ("height", .height), ("none", .none)],
+                help: "Noise y flip: seed-width (the seed's quirk), height, or none (overrides {shader})."),
+        .choice("rotation", \.rotation, default: .seed,
+                help: "Rotation matrices of normalFromTilt: seed (transposed, as the seed's) or standard (default: seed)."),
+    ]
+
+    /// The shader's constants: the preset's, with the overrides.
+    public var parameters: KiraParameters {
+        var parameters: KiraParameters = preset == .seed ? .seed : .threeJS
+        if let angleStrength { parameters.angleStrength = angleStrength }
+        if let verticalFlip { parameters.verticalFlip = verticalFlip }
+        return parameters
+    }
+}
