@@ -18,7 +18,7 @@ struct TexturesCommand: ParsableCommand {
     @OptionGroup var memory: MemoryOptions
 
     func run() throws {
-        try memory.check(SampleCard.estimatedPeakBytes(width: size.width, height: size.height),
+        try memory.budget.check(SampleCard.estimatedPeakBytes(width: size.width, height: size.height),
                          for: "drawing \(size.width)×\(size.height) textures", hint: "give a smaller --size")
         let outputDirectory = self.outputDirectory ?? "textures"
         // As `animate --output-dir`: a given folder is created if missing (its parent must exist);
