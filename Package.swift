@@ -39,7 +39,7 @@ let targets: [Target] = [
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
     .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
-    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes"], swiftSettings: nativeCPU),
+    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
@@ -125,8 +125,11 @@ let targets: [Target] = [
     .target(name: "CKiraFiles"),
     // The CLI's malloc setting (a fixed mmap threshold: large buffers go back to the system).
     .target(name: "CKiraMemory"),
-    // Lane polyfills (floor, sqrt, min/max, conversions) as clang vector builtins.
+    // The lane layer: lane types and polyfills (floor, sqrt, min/max, conversions, stored pixels
+    // to lanes and back, the quantiser) as clang vector builtins, for the shader and the projection.
     .target(name: "CKiraLanes"),
+    // The projection's per-run kernels (inverse map, bilinear fetch, composite, store), for KiraRender.
+    .target(name: "CKiraProjection", dependencies: ["CKiraLanes"]),
 
     // MARK: - Tests
     .testTarget(name: "KiraShaderTests", dependencies: ["KiraShader"], swiftSettings: nativeCPU),
