@@ -21,7 +21,7 @@ import Darwin
 /// (ffmpeg 5 exits 0 when writing the trailer fails, e.g. on a full disk, unless given
 /// `-xerror`; the checks after it cover versions and programs that still do.)
 ///
-/// Paths are byte strings carried through ``PathBytes``: every system call and ffmpeg's own
+/// Paths are byte strings carried through ``/KiraImage/PathBytes``: every system call and ffmpeg's own
 /// argument get the bytes given, so a name that is not UTF-8 is written under that very name.
 /// Frames are written to the pipe by a thread of the encoder's own, a few frames behind
 /// ``append(_:)``, so the caller renders the next frames while ffmpeg encodes.
@@ -53,6 +53,8 @@ public final class VideoEncoder {
     /// Starts ffmpeg for a video at `path`, in the format its extension names.
     ///
     /// - Parameters:
+    ///   - path: the video file to write, replaced atomically when ffmpeg succeeds.
+    ///   - settings: the frames' size and rate and the encoding options.
     ///   - ffmpeg: the program, from ``FFmpegProgram/locate(explicit:)``.
     ///   - inputs: files the command reads: a video that is one of them is refused.
     /// - Throws: ``VideoError`` for an unknown extension, a rate the format cannot play, an output
