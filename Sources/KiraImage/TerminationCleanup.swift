@@ -1,7 +1,7 @@
 import CKiraFiles
 
 /// What must not outlive a Kira process that is told to stop: the temporary files of writes
-/// under way (``AtomicOutputFile``) and the child processes that write them (ffmpeg). Both
+/// under way (every output is written beside its name first) and the child processes that write them (ffmpeg). Both
 /// register here, in one registry that a signal handler can read.
 ///
 /// A program that owns its signal handling, as the `kira` tool does, calls

@@ -89,7 +89,7 @@ public struct AnimationRequest: Sendable, Equatable {
     public var paths: [String] { card.paths + (drag.map { [$0] } ?? []) }
 
     /// The drag the tilt presets follow: the file's, read within `budget`
-    /// (``DragPath/read(_:budget:)``), or a figure-eight.
+    /// (``/KiraAnimation/DragPath/read(_:budget:)``), or a figure-eight.
     public func loadDrag(budget: MemoryBudget = .standard) throws -> DragPath {
         guard let drag else { return .figureEight }
         return try DragPath.read(drag, budget: budget)

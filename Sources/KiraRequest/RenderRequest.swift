@@ -160,7 +160,7 @@ extension MemoryBudget {
     }
 
     /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
-    /// images do not fit together (``PNGHeader/decodingBytes(_:)``).
+    /// images do not fit together (``/KiraImage/PNGHeader/decodingBytes(_:)``).
     public func checkDecoding(_ paths: [String]) throws {
         try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))", hint: "give smaller images")
     }
