@@ -41,9 +41,9 @@ let targets: [Target] = [
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
-    .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
-    .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraProcess"], swiftSettings: nativeCPU),
+    .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraFiles"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
@@ -118,10 +118,9 @@ let targets: [Target] = [
     ),
     // libpng's classic API behind a setjmp that never leaves C; igzip behind a libdeflate-like API.
     .target(name: "CKiraPNG", dependencies: ["CLibPNG", "CLibISAL"]),
-    // Unnamed files (O_TMPFILE) for output that appears whole or not at all.
+    // Unnamed files (O_TMPFILE) for output that appears whole or not at all, and the one cleanup
+    // registry (temporary files, ffmpeg children) that a signal handler empties.
     .target(name: "CKiraFiles"),
-    // A signal handler that stops a child process (ffmpeg) and removes its temporary file.
-    .target(name: "CKiraProcess"),
     // The CLI's malloc setting (a fixed mmap threshold: large buffers go back to the system).
     .target(name: "CKiraMemory"),
     // The lane layer: lane types and polyfills (floor, sqrt, min/max, conversions, stored pixels

@@ -35,29 +35,67 @@ int kira_name_unnamed(int fd, const char *path) {
 #endif
 }
 
-// One slot per temporary file that exists at a time: a command writes a handful at once
-// (frames encoded in parallel are written one by one), so 64 is ample.
-enum { SLOTS = 64 };
+// One slot per temporary file or child process that exists at a time: a command writes a
+// handful of files at once (frames encoded in parallel are written one by one) and runs one
+// ffmpeg per video, so 80 is ample. A slot holds a path or a child, never both.
+enum { SLOTS = 80 };
 enum { FREE = 0, FILLING = 1, ARMED = 2 };
 static char slot_paths[SLOTS][PATH_MAX];
+static atomic_int slot_children[SLOTS];
 static atomic_int slot_states[SLOTS];
 
-int kira_cleanup_remember(const char *path) {
-    size_t length = strlen(path);
-    if (length >= PATH_MAX) return -1;
+// A slot is filled while FILLING (the handler skips it) and read by the handler once ARMED.
+static int claim_slot(void) {
     for (int i = 0; i < SLOTS; i++) {
         int expected = FREE;
-        if (atomic_compare_exchange_strong(&slot_states[i], &expected, FILLING)) {
-            memcpy(slot_paths[i], path, length + 1);
-            atomic_store(&slot_states[i], ARMED);
-            return i;
-        }
+        if (atomic_compare_exchange_strong(&slot_states[i], &expected, FILLING)) return i;
     }
     return -1;
 }
 
+int kira_cleanup_remember(const char *path) {
+    size_t length = strlen(path);
+    if (length >= PATH_MAX) return -1;
+    int i = claim_slot();
+    if (i < 0) return -1;
+    memcpy(slot_paths[i], path, length + 1);
+    atomic_store(&slot_children[i], 0);
+    atomic_store(&slot_states[i], ARMED);
+    return i;
+}
+
+int kira_cleanup_remember_child(pid_t child) {
+    int i = claim_slot();
+    if (i < 0) return -1;
+    slot_paths[i][0] = '\0';
+    atomic_store(&slot_children[i], (int)child);
+    atomic_store(&slot_states[i], ARMED);
+    return i;
+}
+
+void kira_cleanup_child_exited(int slot) {
+    if (slot >= 0 && slot < SLOTS) atomic_store(&slot_children[slot], 0);
+}
+
 void kira_cleanup_forget(int slot) {
     if (slot >= 0 && slot < SLOTS) atomic_store(&slot_states[slot], FREE);
+}
+
+// Children first, so that none goes on writing a file being removed; kill and unlink are
+// async-signal-safe, and only ARMED slots hold a whole entry.
+static void clean_up(void) {
+    for (int i = 0; i < SLOTS; i++) {
+        if (atomic_load(&slot_states[i]) != ARMED) continue;
+        pid_t child = (pid_t)atomic_load(&slot_children[i]);
+        if (child > 0) kill(child, SIGKILL);
+    }
+    for (int i = 0; i < SLOTS; i++) {
+        if (atomic_load(&slot_states[i]) == ARMED && slot_paths[i][0] != '\0') unlink(slot_paths[i]);
+    }
+}
+
+void kira_cleanup_now(void) {
+    clean_up();
 }
 
 // A temporary file is remembered before it is created (a signal between the two would otherwise
@@ -101,10 +139,7 @@ static void on_termination(int signal_number) {
     int own = creating_here;
     for (long spins = 0; atomic_load(&creating) > own && spins < 50L * 1000 * 1000; spins++) {
     }
-    for (int i = 0; i < SLOTS; i++) {
-        // Only ARMED slots hold a whole name; unlink is async-signal-safe.
-        if (atomic_load(&slot_states[i]) == ARMED) unlink(slot_paths[i]);
-    }
+    clean_up();
     errno = saved;
     // Back to what was there before (the default, or a handler this one was chained to), and the
     // signal again: delivered once this handler returns, it ends the process as it would have.
@@ -130,4 +165,8 @@ void kira_cleanup_install(void) {
         sigemptyset(&action.sa_mask);
         sigaction(handled_signals[i], &action, &previous[i]);
     }
+}
+
+int kira_pipe(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

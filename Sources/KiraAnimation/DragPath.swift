@@ -28,10 +28,18 @@ public struct DragPath: Sendable, Equatable {
     /// small enough that differences and interpolations of samples stay finite.
     public static let maxMagnitude = 1e9
 
-    /// - Throws: ``DragPathError`` when empty, not increasing in time, not finite, or beyond
-    ///   ``maxMagnitude``.
+    /// The most samples a drag holds: a pointer sampled at 120 Hz for the longest animation
+    /// (600 s) gives 72 000, so this is far beyond any drag, and 24 MB in memory at most.
+    public static let maxSamples = 1_000_000
+
+    /// The bytes a drag of `count` samples holds in memory.
+    public static func bytes(samples count: Int) -> Int { count * MemoryLayout<Sample>.stride }
+
+    /// - Throws: ``DragPathError`` when empty, over ``maxSamples``, not increasing in time, not
+    ///   finite, or beyond ``maxMagnitude``.
     public init(samples: [Sample]) throws(DragPathError) {
         guard !samples.isEmpty else { throw DragPathError("a drag path needs at least one sample") }
+        guard samples.count <= Self.maxSamples else { throw Self.tooManySamples(nil) }
         for (i, s) in samples.enumerated() {
             guard s.time.isFinite, s.dx.isFinite, s.dy.isFinite else { throw DragPathError("sample \(i + 1) is not finite") }
             guard max(abs(s.time), abs(s.dx), abs(s.dy)) <= Self.maxMagnitude else {
@@ -76,16 +84,31 @@ public struct DragPath: Sendable, Equatable {
     /// Reads `time,dx,dy` lines (an optional header line, `#` comments), or a JSON array of
     /// objects with `time` (or `t`), `dx` and `dy`, read strictly as JSON. A UTF-8 byte order mark
     /// at the start is skipped. Numbers are read exactly (digits, sign, point, exponent; nothing
-    /// else, not even a NUL); anything else is refused with its line number.
+    /// else, not even a NUL); anything else is refused with its line number, and so is a sample
+    /// beyond ``maxSamples``, as soon as it is met (the rest of the file is not parsed).
     public init(text: String, name: String) throws(DragPathError) {
-        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        let leading = text.prefix { $0.isWhitespace }
-        let trimmed = text.dropFirst(leading.count)
-        if trimmed.first == "[" {
-            let firstLine = 1 + leading.filter(\.isNewline).count
-            try self.init(samples: try Self.parseJSON(String(trimmed), name: name, firstLine: firstLine))
+        try self.init(bytes: Array(text.utf8), name: name)
+    }
+
+    /// ``init(text:name:)`` from the file's bytes, parsed where they are: besides them, a drag
+    /// holds only its samples and one line at a time.
+    public init(bytes: [UInt8], name: String) throws(DragPathError) {
+        try self.init(bytes: bytes, name: name, limit: Self.maxSamples)
+    }
+
+    /// ``init(bytes:name:)`` with `limit` samples at most (tests use a small one).
+    init(bytes: [UInt8], name: String, limit: Int) throws(DragPathError) {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var position = start, line = 1
+        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[position]) {
+            if bytes[position] == 0x0A || (bytes[position] == 0x0D && bytes[safe: position + 1] != 0x0A) { line += 1 }
+            position += 1
+        }
+        if bytes[safe: position] == UInt8(ascii: "[") {
+            var reader = JSONReader(bytes: bytes, position: position, line: line, name: name, limit: limit)
+            try self.init(samples: try reader.samples())
         } else {
-            try self.init(samples: try Self.parseCSV(text, name: name))
+            try self.init(samples: try Self.parseCSV(bytes, from: start, name: name, limit: limit))
         }
     }
 
@@ -96,50 +119,93 @@ public struct DragPath: Sendable, Equatable {
         return Double(String(text))
     }
 
-    static func parseCSV(_ text: String, name: String) throws(DragPathError) -> [Sample] {
+    static func tooManySamples(_ place: String?, limit: Int = maxSamples) -> DragPathError {
+        DragPathError("\(place.map { "\($0): " } ?? "")more than \(limit) samples; a drag holds at most \(limit)")
+    }
+
+    /// The CSV form, line by line from `start`. Lines end at LF, CR LF, CR, and the other breaks
+    /// Unicode names (VT, FF, NEL, LS, PS), as Swift's `Character.isNewline` has them.
+    static func parseCSV(_ bytes: [UInt8], from start: Int, name: String, limit: Int) throws(DragPathError) -> [Sample] {
         var samples: [Sample] = []
-        // `isNewline`, not "\n": in Swift "\r\n" is one Character, which a split on "\n" misses.
-        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let fields = line.split(separator: ",").map { $0.trimmingWhitespace }
+        var number = 0
+        var lineStart = start, position = start
+        func lineBreak(at i: Int) -> Int {  // the break's length in bytes at `i`, or 0
+            switch bytes[i] {
+            case 0x0A, 0x0B, 0x0C: return 1
+            case 0x0D: return bytes[safe: i + 1] == 0x0A ? 2 : 1
+            case 0xC2: return bytes[safe: i + 1] == 0x85 ? 2 : 0
+            case 0xE2: return bytes[safe: i + 1] == 0x80 && (bytes[safe: i + 2] == 0xA8 || bytes[safe: i + 2] == 0xA9) ? 3 : 0
+            default: return 0
+            }
+        }
+        while lineStart <= bytes.count {
+            var length = 0
+            while position < bytes.count {
+                length = lineBreak(at: position)
+                if length > 0 { break }
+                position += 1
+            }
+            defer {
+                number += 1
+                position += length
+                lineStart = length == 0 ? bytes.count + 1 : position
+            }
+            // The line up to a comment, as fields; an ASCII line is split where it is (the common
+            // case, and a file of comments or blank lines costs no string), any other as text.
+            let end = bytes[lineStart..<position].firstIndex(of: UInt8(ascii: "#")) ?? position
+            let content = bytes[lineStart..<end]
+            let fields: [String]
+            if content.allSatisfy({ $0 < 0x80 }) {
+                fields = content.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true).map { field in
+                    let trimmed = field.drop { $0 == 0x20 || (0x09...0x0D).contains($0) }
+                        .reversed().drop { $0 == 0x20 || (0x09...0x0D).contains($0) }.reversed()
+                    return String(decoding: trimmed, as: UTF8.self)
+                }
+            } else {
+                fields = String(decoding: content, as: UTF8.self).split(separator: ",").map { $0.trimmingWhitespace }
+            }
             if fields.isEmpty || fields.allSatisfy(\.isEmpty) { continue }
             if samples.isEmpty, number == 0, fields.first.map({ Self.number($0) == nil }) == true { continue }  // header
             guard fields.count == 3, let t = Self.number(fields[0]), let dx = Self.number(fields[1]), let dy = Self.number(fields[2]) else {
                 throw DragPathError("\(name):\(number + 1): expected `time,dx,dy`")
             }
+            guard samples.count < limit else { throw tooManySamples("\(name):\(number + 1)", limit: limit) }
             samples.append(Sample(time: t, dx: dx, dy: dy))
         }
         return samples
     }
-
-    /// Reads exactly JSON's grammar (RFC 8259) for this format: an array of objects whose keys are
-    /// strings and whose values are numbers, nothing after the array. Anything else – a missing or
-    /// extra comma, unquoted keys, stray words, a NUL, an array where an object belongs – is refused
-    /// with its line. `firstLine` is the line the array starts on, for messages.
-    ///
-    /// Hand-written rather than Foundation's decoders on purpose: this module, like the rest of the
-    /// `Kira` library, does not link Foundation, and neither decoder says where the error is as
-    /// docs/robustness.md promises (`JSONDecoder` says only "not valid JSON"; `JSONSerialization` gives a
-    /// character offset). The grammar is small enough to follow to the letter; escapes in keys are
-    /// the one part of JSON left out (no key of this format needs one), and are refused.
-    static func parseJSON(_ text: String, name: String, firstLine: Int = 1) throws(DragPathError) -> [Sample] {
-        var reader = JSONReader(bytes: Array(text.utf8), line: firstLine, name: name)
-        return try reader.samples()
-    }
 }
 
-/// A cursor over a drag file's JSON that counts lines as it goes; see ``DragPath/parseJSON(_:name:firstLine:)``.
+extension Array where Element == UInt8 {
+    fileprivate subscript(safe index: Int) -> UInt8? { index < count ? self[index] : nil }
+}
+
+/// Reads exactly JSON's grammar (RFC 8259) for this format: an array of objects whose keys are
+/// strings and whose values are numbers, nothing after the array. Anything else – a missing or
+/// extra comma, unquoted keys, stray words, a NUL, an array where an object belongs – is refused
+/// with its line.
+///
+/// Hand-written rather than Foundation's decoders on purpose: this module, like the rest of the
+/// `Kira` library, does not link Foundation, and neither decoder says where the error is
+/// (`JSONDecoder` says only "not valid JSON"; `JSONSerialization` gives a character offset),
+/// nor stops at the sample limit. The grammar is small enough to follow to the letter; escapes
+/// in keys are the one part of JSON left out (no key of this format needs one), and are refused.
+///
+/// A cursor over a drag file's JSON that counts lines as it goes, from the array's `[`.
 private struct JSONReader {
     let bytes: [UInt8]
-    var position = 0
+    var position: Int
     var line: Int
     let name: String
+    let limit: Int
 
     static let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
     static let openArray = UInt8(ascii: "["), closeArray = UInt8(ascii: "]"), openObject = UInt8(ascii: "{"), closeObject = UInt8(ascii: "}")
 
-    init(bytes: [UInt8], line: Int, name: String) {
+    init(bytes: [UInt8], position: Int, line: Int, name: String, limit: Int) {
+        self.limit = limit
         self.bytes = bytes
+        self.position = position
         self.line = line
         self.name = name
     }
@@ -185,7 +251,11 @@ private struct JSONReader {
         if peek == Self.closeArray {
             position += 1
         } else {
-            repeat { samples.append(try sample(samples.count + 1)) } while try separator(Self.closeArray)
+            repeat {
+                skipWhitespace()  // the line the extra sample starts on
+                guard samples.count < limit else { throw DragPath.tooManySamples("\(name):\(line)", limit: limit) }
+                samples.append(try sample(samples.count + 1))
+            } while try separator(Self.closeArray)
         }
         skipWhitespace()
         guard peek == nil else { throw error("expected nothing after the array, \(found)") }

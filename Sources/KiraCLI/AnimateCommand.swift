@@ -77,7 +77,7 @@ struct AnimateCommand: ParsableCommand {
     }
 
     func validate() throws {
-        _ = try request
+        try videos.check(framesPerSecond: try request.framesPerSecond)
         try Check.integer(columns, "--columns", in: 1...100)
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
             throw ValidationError("output paths must not be empty")
@@ -89,7 +89,7 @@ struct AnimateCommand: ParsableCommand {
     func run() throws {
         let request = try self.request
         let preset = request.preset!
-        let dragPath = try request.loadDrag()
+        let dragPath = try request.loadDrag(budget: memory.budget)
         let timing = try request.timing(drag: dragPath)
         let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.rawValue)" : nil)
         let framePaths = directory.map { directory in
@@ -109,7 +109,7 @@ struct AnimateCommand: ParsableCommand {
             }
         }
         let ffmpeg = try videos.program()
-        let card = try request.card.load()
+        let card = try request.card.load(budget: memory.budget)
 
         if !quiet {
             for note in request.notes(for: timing) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
@@ -125,14 +125,16 @@ struct AnimateCommand: ParsableCommand {
         } else if let directory {
             try FileIO.makeDirectories(directory)  // the default folder, created with its parents
         }
-        let videoEncoders = try ffmpeg.map { program in
-            try videos.encoders(program: program, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
-                                framesPerSecond: request.framesPerSecond, background: request.canvas.background)
-        } ?? []
+        let videoSettings = videos.settings(width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
+                                            framesPerSecond: request.framesPerSecond, background: request.canvas.background,
+                                            threads: threads.count)
+        // Batches as large as the memory budget allows, up to the renderer's default, beside the
+        // drag and the videos (ffmpeg's share too).
+        let batch = try request.batchSize(for: scenes[0], budget: memory.budget, drag: dragPath,
+                                          videos: videos.estimatedBytes(videoSettings, frames: scenes.count))
+        let videoEncoders = try ffmpeg.map { try videos.encoders(program: $0, settings: videoSettings, inputs: inputs) } ?? []
         // Any failure below stops every ffmpeg and leaves no video behind.
         defer { for encoder in videoEncoders { encoder.cancel() } }
-        // Batches as large as the memory budget allows, up to the renderer's default.
-        let batch = try request.batchSize(for: scenes[0], budget: memory.budget)
         if request.output.depth == 16 {
             try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt16.self)
         } else {

@@ -80,7 +80,7 @@ struct BatchCommand: ParsableCommand {
         var done = rows.count - jobs.count
         progress.update(done)
 
-        let renderer = CatalogueRenderer(threads: threads.count, cache: cache)
+        let renderer = CatalogueRenderer(threads: threads.count, cache: cache, inputs: [manifest])
         summary.cards = renderer.render(jobs) { index, outcome in
             switch outcome {
             case .rendered: summary.rendered += 1

@@ -97,6 +97,7 @@ struct BenchCommand: ParsableCommand {
 
     private func loadCard() throws -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
         if let art, let mask {
+            try memory.budget.checkDecoding([art, mask])
             return (try PNGCodec.read(art).rgba8, try PNGCodec.read(mask).rgba8)
         }
         return Bench.sampleCard(width: size.width, height: size.height)

@@ -54,14 +54,21 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         try FileIO.checkDistinct(inputs: [first, second], outputs: diff.map { [$0] } ?? [])
+        // From the headers, before anything is decoded (files that are streams: after).
+        if let (a, aBytes) = try PNGHeader.read(first), let (b, bBytes) = try PNGHeader.read(second) {
+            guard (a.width, a.height) == (b.width, b.height) else {
+                throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
+            }
+            try memory.budget.check(aBytes + bBytes + peak(a.width, a.height, decoded: a.decodedBytes + b.decodedBytes,
+                                                    mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
+                             for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
+        }
         let fileA = try PNGCodec.readFile(first), fileB = try PNGCodec.readFile(second)
         let a = fileA.image, b = fileB.image
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
         }
-        // Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
-        let diffBytes = diff == nil ? 0 : 2 * MemoryBudget.imageBytes(width: a.width, height: a.height, channelBytes: 1)
-        try memory.budget.check(a.byteCount + b.byteCount + max(ImageComparison.estimatedWorkingBytes(a, b), diffBytes),
+        try memory.budget.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
                          for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
         if minSSIM != nil, comparison.ssim == nil {
@@ -76,6 +83,12 @@ struct CompareCommand: ParsableCommand {
         if let diff { try PNGCodec.write(DiffMap.heatMap(a, b), to: diff) }
         try writeToStandardOutput((json ? report(comparison, failures).json : report(comparison, failures).text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
+    private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
+        let diffBytes = diff == nil ? 0 : 2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
+        return decoded + max(ImageComparison.estimatedWorkingBytes(width: width, height: height, mixedDepths: mixedDepths), diffBytes)
     }
 
     private func report(_ c: ImageComparison, _ failures: [String]) -> (text: String, json: String) {

@@ -25,7 +25,7 @@ struct KiraCommand: ParsableCommand {
     static func main() {
         unblockTerminationSignals()
         returnLargeBuffersToTheSystem()
-        FileIO.removeTemporaryFilesOnTermination()
+        TerminationCleanup.installSignalHandlers()
         // Arguments as the bytes given: a file name need not be UTF-8 (see PathBytes).
         let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
         var command: ParsableCommand

@@ -42,7 +42,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let request = try self.request
         try InputFiles.checkOutput(output.path, isNotOneOf: request.card.paths)
-        let card = try request.card.load()
+        let card = try request.card.load(budget: memory.budget)
         let scene = request.scene(for: card)
         if let notes = card.assumptions(showing: scene.visibleSides) { writeToStandardError("kira render: \(OptionSpelling.spell(notes))\n") }
         try request.checkMemory(for: scene, budget: memory.budget)

@@ -62,6 +62,7 @@ struct ShadeCommand: ParsableCommand {
     func run() throws {
         let request = try self.request
         try InputFiles.checkOutput(output.path, isNotOneOf: request.paths)
+        try memory.budget.checkDecoding(request.paths)
         let input = try request.face { try PNGCodec.read($0) }
         if let assumption = input.assumption { writeToStandardError("kira shade: \(OptionSpelling.spell(assumption))\n") }
         try request.checkMemory(for: input.face, budget: memory.budget)

@@ -15,7 +15,11 @@ struct TexturesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Card size.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: SampleCard.width, height: SampleCard.height)
 
+    @OptionGroup var memory: MemoryOptions
+
     func run() throws {
+        try memory.budget.check(SampleCard.estimatedPeakBytes(width: size.width, height: size.height),
+                         for: "drawing \(size.width)×\(size.height) textures", hint: "give a smaller --size")
         let outputDirectory = self.outputDirectory ?? "textures"
         // As `animate --output-dir`: a given folder is created if missing (its parent must exist);
         // the default one with its parents.

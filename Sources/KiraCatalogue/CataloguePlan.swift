@@ -42,9 +42,8 @@ public struct CataloguePlan {
                 failures.append(Failure(row: row.number, output: row.values[Self.outputColumn], reason: error.description))
                 continue
             }
-            if let texture = inputs.texture(sameFileAs: job.output) {
-                failures.append(Failure(row: row.number, output: job.output,
-                                        reason: "the output would overwrite \(texture.path), a texture of row \(texture.row)"))
+            if let input = inputs.overwritten(by: job.output) {
+                failures.append(Failure(row: row.number, output: job.output, reason: "the output would overwrite \(input)"))
                 continue
             }
             do {

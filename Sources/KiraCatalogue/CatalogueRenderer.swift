@@ -42,10 +42,14 @@ public final class CatalogueRenderer {
     public let batchSize: Int
     /// Canvas bytes per batch at most (a batch holds at least one frame).
     public let batchBytes: Int
+    /// Files every job reads besides its textures (the manifest): no output may be one of them.
+    public let inputs: [String]
 
+    /// - Parameter inputs: files the jobs read besides their textures (the manifest).
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
-                batchSize: Int = 8, batchBytes: Int = 256 << 20) {
+                batchSize: Int = 8, batchBytes: Int = 256 << 20, inputs: [String] = []) {
         pipeline = FramePipeline(threads: threads, batchSize: batchSize)
+        self.inputs = inputs
         self.cache = cache
         self.batchSize = max(1, batchSize)
         self.batchBytes = batchBytes
@@ -95,7 +99,8 @@ public final class CatalogueRenderer {
                     var record = jobs[index].record
                     record.textures = faces.hashes
                     return (scene, CatalogueFrame(job: index, output: jobs[index].output,
-                                                               encoding: jobs[index].request.output.compression.options, record: record))
+                                                  inputs: inputs + jobs[index].request.card.paths,
+                                                  encoding: jobs[index].request.output.compression.options, record: record))
                 }
                 start += scenes.count
                 let rendered = first.request.output.depth == 16

@@ -53,10 +53,14 @@ final class CatalogueSink<Channel: LaneChannel>: FrameSink {
             let outcome: CatalogueRenderer.Outcome
             do throws(ImageFileError) {
                 let png = try encoded.get()
-                // The record goes first, so that a kill in between leaves an output that does not
-                // match its record (and is made again), never one wrongly up to date.
+                // The output opens by the catalogue's rule (a FIFO or a device there, or one of the
+                // inputs, fails the row). The record goes first, so that a kill in between leaves an
+                // output that does not match its record (and is made again), never one wrongly up
+                // to date.
+                let file = try AtomicOutputFile(path: frame.output, rule: .catalogue, inputs: frame.inputs)
                 try frame.record.write(for: frame.output, outputHash: png.hash)
-                try FileIO.writeAtomically(png.png, to: frame.output)
+                try file.write(png.png)
+                try file.commit()
                 outcome = .rendered
             } catch {
                 outcome = .failed(error.description)
@@ -96,6 +100,8 @@ final class CatalogueSink<Channel: LaneChannel>: FrameSink {
 struct CatalogueFrame: Sendable {
     var job: Int
     var output: String
+    /// Files no output may be (the manifest, the job's textures).
+    var inputs: [String]
     var encoding: PNGCodec.EncodingOptions
     var record: OutputRecord
 }

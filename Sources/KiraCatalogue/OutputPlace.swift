@@ -1,13 +1,5 @@
 import KiraImage
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where an output path will write, as the system tells places apart, so that two rows naming
 /// one file under different spellings — `./out//a.png`, a symbolically linked folder, a symbolic
 /// link to the file — are found to be one output before anything renders.
@@ -26,7 +18,7 @@ enum OutputPlace: Hashable {
     /// The place `path` writes. `folders` caches the nearest existing folder of each folder
     /// path seen (a catalogue puts many outputs in few folders).
     init(_ path: String, folders: inout [String: OutputPlace]) {
-        let target = Self.realPath(path) ?? path
+        let target = FileIO.realPath(path) ?? path
         let parent = FileIO.parentDirectory(of: target)
         let name = String(target.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         let folder: OutputPlace
@@ -42,21 +34,13 @@ enum OutputPlace: Hashable {
         }
     }
 
-    /// The canonical path of an existing `path` (links followed), else nil.
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return PathBytes.string(cString: resolved)
-    }
-
     /// The nearest existing folder of `path` (itself, or one above) and the rest of the path.
     private static func folder(_ path: String) -> OutputPlace {
         var current = path
         var rest: [String] = []
         while true {
-            var status = stat()
-            if PathBytes.withCString(current, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-                return .below(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), rest: normalised(rest))
+            if let folder = FileIdentity.node(current), folder.kind == .directory {
+                return .below(device: folder.device, inode: folder.inode, rest: normalised(rest))
             }
             let parent = FileIO.parentDirectory(of: current)
             guard parent != current else { return .unresolved(Manifest.normalised(path)) }

@@ -67,7 +67,7 @@ public struct OutputRecord: Codable, Sendable, Equatable {
         }
         // Replaced, never written through: a link planted under the record's name must not
         // make the batch overwrite the file it points to.
-        try FileIO.replaceAtomically(Array(data) + [UInt8(ascii: "\n")], at: Self.path(for: output))
+        try FileIO.writeAtomically(Array(data) + [UInt8(ascii: "\n")], to: Self.path(for: output), rule: .kiraNamed)
     }
 
     /// The stored record of `output`, if there is a readable one: a regular file, not a link (a

@@ -1,13 +1,5 @@
 import KiraImage
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Textures decoded once per file per process, within a memory budget.
 ///
 /// A catalogue names the same few files (a frame, a foil mask, a card back) over and over; each
@@ -54,6 +46,10 @@ public final class TextureCache {
             return entry.texture
         }
         let bytes = try FileIO.read(path)
+        // From the header, before it is decoded: one texture must fit the whole cache.
+        if let header = PNGHeader(bytes: bytes), header.decodedBytes > budget {
+            throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height): decoded it needs \(MemoryBudget.describe(header.decodedBytes)), over the \(MemoryBudget.describe(budget)) texture cache")
+        }
         let texture = Texture(image: try PNGCodec.decode(bytes, name: path), hash: ContentHash.sha256(bytes))
         decodes += 1
         hashes[key] = texture.hash
@@ -75,9 +71,8 @@ public final class TextureCache {
     /// The file's identity: device and inode when it can be looked up (else the path as given;
     /// reading it will then fail with the reason).
     private static func key(_ path: String) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return "path:" + path }
-        return "\(status.st_dev):\(status.st_ino)"
+        guard let node = FileIdentity.node(path) else { return "path:" + path }
+        return "\(node.device):\(node.inode)"
     }
 
     private static func byteCount(_ image: AnyRGBAImage) -> Int {

@@ -66,12 +66,14 @@ public struct ImageComparison: Sendable, Equatable {
     /// planes and SSIM's products and blurred planes (44 bytes a pixel in all), and a 16-bit
     /// copy of an 8-bit image compared with a 16-bit one.
     public static func estimatedWorkingBytes(_ a: AnyRGBAImage, _ b: AnyRGBAImage) -> Int {
-        let pixels = a.width * a.height
-        let widened = switch (a, b) {
-        case (.rgba8, .rgba16), (.rgba16, .rgba8): 8 * pixels
-        default: 0
-        }
-        return 44 * pixels + widened
+        estimatedWorkingBytes(width: a.width, height: a.height, mixedDepths: a.bitDepth != b.bitDepth)
+    }
+
+    /// ``estimatedWorkingBytes(_:_:)`` for images of `width` × `height` not yet decoded (from
+    /// their headers), one 8-bit and one 16-bit when `mixedDepths`.
+    public static func estimatedWorkingBytes(width: Int, height: Int, mixedDepths: Bool) -> Int {
+        let pixels = width * height
+        return 44 * pixels + (mixedDepths ? 8 * pixels : 0)
     }
 
     /// Whether two images can be compared.

@@ -8,11 +8,11 @@ import Musl
 import Darwin
 #endif
 
-/// A file written piece by piece that appears under its name whole, or not at all: what
-/// ``FileIO/writeAtomically(_:to:)`` does, in streaming form (an animated PNG too large to
-/// assemble in memory first). See there for what each kind of path gets: regular files are
-/// replaced atomically and flushed to the disk, devices and FIFOs written in place, symbolic
-/// links written through.
+/// The one door through which Kira opens what it writes: a file written piece by piece that
+/// appears under its name whole, or not at all (``FileIO/writeAtomically(_:to:rule:inputs:)`` is
+/// its whole-buffer form; ffmpeg's videos go through it too). See there for what each kind of
+/// path gets: regular files are replaced atomically and flushed to the disk, devices and FIFOs
+/// written in place, symbolic links written through, as ``OutputRule`` says.
 ///
 /// Until ``commit()`` succeeds a regular file's path is untouched, and a writer released without
 /// it (an error, a throw elsewhere) removes what it wrote.
@@ -27,21 +27,39 @@ package final class AtomicOutputFile {
     /// The permission bits of the regular file being replaced, if any.
     private let mode: mode_t?
     private var temporary: [CChar]?  // the file's name before the rename, once it has one
-    private var slot: Int32 = -1  // its cleanup slot (removed on SIGINT/SIGTERM/SIGHUP)
+    private var slot: Int32 = -1  // its cleanup slot (TerminationCleanup)
     private var committed = false
 
-    /// Starts the file that ``commit()`` will place at `path`. With `replacing`, anything at
-    /// `path` but a directory (a symbolic link, a FIFO, a device) is renamed over, never written
-    /// through: for files Kira names itself (``FileIO/replaceAtomically(_:at:)``).
+    /// Where a child process (ffmpeg) that writes this file puts its bytes.
+    package enum ChildOutput: Equatable {
+        /// A temporary file beside the target, by name: ffmpeg opens it (and may reopen it).
+        case file(String)
+        /// The device or FIFO itself, open for writing: the child's standard output.
+        case descriptor(Int32)
+    }
+
+    /// Starts the file that ``commit()`` will place at `path`, by `rule`.
     ///
+    /// - Parameters:
+    ///   - inputs: files the command reads; an output that is one of them (by device and inode,
+    ///     under any name or link) is refused.
+    ///   - forChildProcess: the bytes come from another program that needs a path
+    ///     (``childOutput``): the temporary file is a named one.
     /// - Throws: ``ImageFileError`` when `path` names a directory, a block device or a socket,
-    ///   a symbolic link to nothing, or a place that cannot take a new file.
-    package init(path: String, replacing: Bool = false) throws(ImageFileError) {
+    ///   a symbolic link to nothing, one of `inputs`, something `rule` refuses, or a place that
+    ///   cannot take a new file.
+    package init(path: String, rule: OutputRule = .userNamed, inputs: [String] = [],
+                 forChildProcess: Bool = false) throws(ImageFileError) {
         self.path = path
+        let replacing = rule == .kiraNamed
         if path == FileIO.standardStream {
+            guard rule == .userNamed else { throw ImageFileError(path: "standard output", reason: "cannot take this output") }
             (target, fd, inPlace, mode) = (path, dup(1), true, nil)
             if fd < 0 { throw ImageFileError(path: "standard output", reason: "cannot write: \(FileIO.errorText(errno))") }
             return
+        }
+        if !inputs.isEmpty, let identity = FileIdentity(path), let input = inputs.first(where: { FileIdentity($0) == identity }) {
+            throw ImageFileError(path: path, reason: "the output would overwrite the input \(input)")
         }
         var resolved = path
         var status = stat()
@@ -67,6 +85,10 @@ package final class AtomicOutputFile {
         } else if PathBytes.withCString(resolved, { stat($0, &status) }) == 0 {
             switch status.st_mode & S_IFMT {
             case S_IFREG: replacedMode = status.st_mode & 0o7777
+            case S_IFCHR where rule == .catalogue, S_IFIFO where rule == .catalogue:
+                throw ImageFileError(path: path, reason: (status.st_mode & S_IFMT) == S_IFIFO
+                    ? "is a FIFO: a catalogue's outputs are files (a row must not wait for a reader)"
+                    : "is a device: a catalogue's outputs are files")
             case S_IFCHR, S_IFIFO:
                 // Never renamed over: the device or pipe itself takes the bytes.
                 (fd, inPlace, mode) = (PathBytes.withCString(resolved) { open($0, O_WRONLY | O_CLOEXEC | O_NOCTTY) }, true, nil)
@@ -87,7 +109,7 @@ package final class AtomicOutputFile {
             throw ImageFileError(path: path, reason: "output path names a directory, not a file")
         }
         fd = -1
-        if getenv("KIRA_NAMED_TEMPORARY_FILES") == nil {
+        if !forChildProcess, getenv("KIRA_NAMED_TEMPORARY_FILES") == nil {
             fd = PathBytes.withCString(directory) { kira_open_unnamed($0) }
         } else {
             errno = EOPNOTSUPP
@@ -129,13 +151,37 @@ package final class AtomicOutputFile {
         }
     }
 
-    deinit {
+    deinit { discard() }
+
+    /// Gives the file up: what was written is removed (a device or FIFO is only closed), and the
+    /// path stays as it was. Nothing happens after ``commit()`` or a discard before.
+    package func discard() {
         if !committed {
             if fd >= 0 { close(fd) }
+            fd = -1
             if let temporary { unlink(temporary) }
+            temporary = nil
+            committed = true  // nothing more to do, nor to write
         }
         kira_cleanup_forget(slot)
+        slot = -1
     }
+
+    /// Where a child process writes the bytes (see ``init(path:rule:inputs:forChildProcess:)``).
+    package var childOutput: ChildOutput {
+        if inPlace { return .descriptor(fd) }
+        return .file(temporary.map { $0.withUnsafeBufferPointer { PathBytes.string(cString: $0.baseAddress!) } } ?? path)
+    }
+
+    /// The size of what was written so far (of a regular file; 0 for a device or FIFO).
+    package var writtenSize: Int {
+        var status = stat()
+        guard !inPlace, fstat(fd, &status) == 0 else { return 0 }
+        return Int(status.st_size)
+    }
+
+    /// Whether the bytes go to a device or FIFO in place (nothing is renamed at the end).
+    package var isInPlace: Bool { inPlace }
 
     /// Eight random letters and digits: with the process ID before them, a name no other file has.
     private static func randomSuffix() -> String {

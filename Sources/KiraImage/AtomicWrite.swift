@@ -18,8 +18,8 @@ extension FileIO {
     ///   the directory is flushed after. A replaced file keeps its permission bits. Where
     ///   unnamed files are unsupported (or `KIRA_NAMED_TEMPORARY_FILES` is set), a named
     ///   temporary file is written instead. Either way temporary files are removed on failure,
-    ///   and on SIGINT, SIGTERM and SIGHUP once ``removeTemporaryFilesOnTermination()`` was
-    ///   called.
+    ///   and on SIGINT, SIGTERM and SIGHUP once ``TerminationCleanup/installSignalHandlers()``
+    ///   was called.
     /// - a symbolic link: the file it points to is replaced, the link stays; a dangling link
     ///   is refused.
     /// - a character device or a FIFO (a terminal, `/dev/null`, a named pipe), or `-`
@@ -27,30 +27,14 @@ extension FileIO {
     ///   device, say) are reported. Such a write is not atomic. A FIFO without a reader blocks
     ///   until one opens it.
     /// - a directory, a block device or a socket: refused.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
-        let file = try AtomicOutputFile(path: path)
+    ///
+    /// `rule` says which of these a path may be (``OutputRule``); an output that is one of
+    /// `inputs` (by device and inode, under any name or link) is refused.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, rule: OutputRule = .userNamed,
+                                       inputs: [String] = []) throws(ImageFileError) {
+        let file = try AtomicOutputFile(path: path, rule: rule, inputs: inputs)
         try file.write(bytes)
         try file.commit()
-    }
-
-    /// Writes `bytes` to `path`, a file Kira names itself (`kira batch`'s records): as
-    /// ``writeAtomically(_:to:)`` does a regular file, but whatever else is at `path` — a
-    /// symbolic link, a FIFO, a device — is replaced, never written through or into, so that a
-    /// link planted under that name cannot make Kira overwrite another file. A directory there
-    /// is refused.
-    package static func replaceAtomically(_ bytes: [UInt8], at path: String) throws(ImageFileError) {
-        let file = try AtomicOutputFile(path: path, replacing: true)
-        try file.write(bytes)
-        try file.commit()
-    }
-
-    /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of writes under way before
-    /// the process ends (with the signal, as it would have). Signals the parent process set to
-    /// be ignored stay ignored; a handler already installed runs after this one (handlers that
-    /// restore what they found and raise the signal again, as Kira's video guard does, chain
-    /// either way round). For programs, like the `kira` tool, that own their signal handling.
-    public static func removeTemporaryFilesOnTermination() {
-        kira_cleanup_install()
     }
 
     /// The longest file name (bytes) the temporary names must fit in.
@@ -94,7 +78,7 @@ extension FileIO {
     }
 
     /// The canonical path `path` resolves to, or nil when it does not resolve.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return PathBytes.string(cString: resolved)

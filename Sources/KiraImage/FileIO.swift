@@ -14,8 +14,8 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 /// Whole-file reads and atomic whole-file writes, on the C library directly.
 ///
 /// Paths are byte strings carried in `String`s as ``PathBytes`` describes: a name that is not
-/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:)``) or
-/// standard output (``writeAtomically(_:to:)``), as Unix tools have it.
+/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:limit:)``) or
+/// standard output (``writeAtomically(_:to:rule:inputs:)``), as Unix tools have it.
 public enum FileIO {
     /// Files larger than this are refused before they are read (1 GiB).
     public static let maxReadSize = 1 << 30
@@ -28,8 +28,9 @@ public enum FileIO {
     /// opens it, as for any reader of a pipe.
     ///
     /// - Throws: ``ImageFileError`` for a missing file, a directory, a block device, or more than
-    ///   ``maxReadSize`` bytes.
-    public static func read(_ path: String) throws(ImageFileError) -> [UInt8] {
+    ///   `limit` bytes (at most ``maxReadSize``), refused before they are read.
+    public static func read(_ path: String, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
+        let limit = min(limit, maxReadSize)
         let name = displayName(path)
         let fd = path == standardStream
             ? dup(0) : PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
@@ -42,11 +43,11 @@ public enum FileIO {
         case S_IFBLK: throw ImageFileError(path: name, reason: "is a block device, not a file")
         case S_IFREG:
             let expected = Int(status.st_size)
-            guard expected <= maxReadSize else { throw tooLarge(name) }
-            return try readAll(fd, name: name, expected: expected)
+            guard expected <= limit else { throw tooLarge(name, limit: limit) }
+            return try readAll(fd, name: name, expected: expected, limit: limit)
         default:
             // A stream: its size is unknown until its end.
-            return try readAll(fd, name: name, expected: nil)
+            return try readAll(fd, name: name, expected: nil, limit: limit)
         }
     }
 
@@ -67,15 +68,15 @@ public enum FileIO {
     }
 
     /// Reads `fd` to its end: `expected` bytes of a regular file (fewer if it shrinks), or a
-    /// stream in growing steps, refused beyond ``maxReadSize``.
-    private static func readAll(_ fd: Int32, name: String, expected: Int?) throws(ImageFileError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: expected ?? (64 << 10))
+    /// stream in growing steps, refused beyond `limit`.
+    private static func readAll(_ fd: Int32, name: String, expected: Int?, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: expected ?? min(64 << 10, limit + 1))
         var count = 0
         while true {
             if count == bytes.count {
                 if expected != nil { break }
-                guard bytes.count <= maxReadSize else { throw tooLarge(name) }
-                let grown = min(2 * bytes.count, maxReadSize + 1)  // one byte over tells "too large"
+                guard bytes.count <= limit else { throw tooLarge(name, limit: limit) }
+                let grown = min(2 * bytes.count, limit + 1)  // one byte over tells "too large"
                 bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
             }
             let n = bytes.withUnsafeMutableBytes { buffer in
@@ -92,8 +93,9 @@ public enum FileIO {
         return bytes
     }
 
-    private static func tooLarge(_ name: String) -> ImageFileError {
-        ImageFileError(path: name, reason: "file is larger than \(maxReadSize >> 20) MiB")
+    private static func tooLarge(_ name: String, limit: Int) -> ImageFileError {
+        ImageFileError(path: name, reason: limit == maxReadSize ? "file is larger than \(maxReadSize >> 20) MiB"
+            : "file is larger than the \(MemoryBudget.describe(limit)) the memory budget leaves for it; raise --max-memory")
     }
 
     /// Whether `path` names an existing directory.

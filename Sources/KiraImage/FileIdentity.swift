@@ -18,17 +18,36 @@ public enum FileIdentity: Hashable, Sendable {
     /// written: `-`, a device, a pipe, a directory, or a path whose directory does not exist.
     public init?(_ path: String) {
         if path == FileIO.standardStream { return nil }
-        var status = stat()
-        if PathBytes.withCString(path, { stat($0, &status) }) == 0 {
-            guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-            self = .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        if let node = Self.node(path) {
+            guard node.kind == .regularFile else { return nil }
+            self = .file(device: node.device, inode: node.inode)
             return
         }
         // A symbolic link to nothing yet is written through (FileIO.writeAtomically refuses it).
-        let directory = FileIO.parentDirectory(of: path)
-        guard PathBytes.withCString(directory, { stat($0, &status) }) == 0 else { return nil }
+        guard let directory = Self.node(FileIO.parentDirectory(of: path)) else { return nil }
         let name = PathBytes.bytes(String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""))
-        self = .entry(directoryDevice: UInt64(status.st_dev), directoryInode: UInt64(status.st_ino), name: name)
+        self = .entry(directoryDevice: directory.device, directoryInode: directory.inode, name: name)
+    }
+
+    /// What an existing path reaches, symbolic links followed: the one place Kira asks the system
+    /// which file a name is (outputs, inputs, the texture cache, a catalogue's output folders).
+    package struct Node: Hashable, Sendable {
+        package enum Kind: Sendable { case regularFile, directory, other }
+        package var device: UInt64
+        package var inode: UInt64
+        package var kind: Kind
+    }
+
+    /// The file `path` reaches (its bytes as ``PathBytes`` says), or nil when nothing is there.
+    package static func node(_ path: String) -> Node? {
+        var status = stat()
+        guard PathBytes.withCString(path, { stat($0, &status) }) == 0 else { return nil }
+        let kind: Node.Kind = switch status.st_mode & S_IFMT {
+        case S_IFREG: .regularFile
+        case S_IFDIR: .directory
+        default: .other
+        }
+        return Node(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), kind: kind)
     }
 }
 

@@ -18,9 +18,10 @@ public enum PNGCodec {
             self.maxPixels = maxPixels
         }
 
-        /// 16384 pixels a side and 64 Mpx in all (512 MiB as 16-bit RGBA): far beyond any card,
-        /// small enough that a hostile header cannot make Kira allocate gigabytes.
-        public static let standard = Limits(maxSide: 16384, maxPixels: 64 << 20)
+        /// 16384 pixels a side, what `--size` allows: Kira reads every image it writes. What keeps
+        /// memory bounded is the budget, against which a file's declared size is checked before it
+        /// is decoded (``PNGHeader``), not a pixel count.
+        public static let standard = Limits(maxSide: 16384, maxPixels: 16384 * 16384)
     }
 
     /// Row filters for encoding; `.all` lets libpng choose per row (smaller, slower).

@@ -88,10 +88,11 @@ public struct AnimationRequest: Sendable, Equatable {
     /// The files read: the card's and the drag.
     public var paths: [String] { card.paths + (drag.map { [$0] } ?? []) }
 
-    /// The drag the tilt presets follow: the file's, or a figure-eight.
-    public func loadDrag() throws -> DragPath {
+    /// The drag the tilt presets follow: the file's, read within `budget`
+    /// (``/KiraAnimation/DragPath/read(_:budget:)``), or a figure-eight.
+    public func loadDrag(budget: MemoryBudget = .standard) throws -> DragPath {
         guard let drag else { return .figureEight }
-        return try DragPath(text: String(decoding: try FileIO.read(drag), as: UTF8.self), name: drag)
+        return try DragPath.read(drag, budget: budget)
     }
 
     /// The frames to render: a looping preset plays whole loops (``loops``, or as many as fit
@@ -159,17 +160,19 @@ public struct AnimationRequest: Sendable, Equatable {
     }
 
     /// The largest batch of frames up to `preferred` whose render fits `budget` (the card's
-    /// textures, the batch rendering, and the batches encoding meanwhile); refuses when even one
-    /// frame does not fit.
+    /// textures, the drag's samples, the batch rendering, the batches encoding meanwhile, and
+    /// `videos` bytes for the videos, ffmpeg's share included); refuses when even one frame does
+    /// not fit.
     public func batchSize(for scene: FrameScene, preferred: Int = FramePipeline.defaultBatchSize,
-                          budget: MemoryBudget) throws(RequestError) -> Int {
-        let inputs = scene.front.byteCount + scene.back.byteCount
+                          budget: MemoryBudget, drag: DragPath? = nil, videos: Int = 0) throws(RequestError) -> Int {
+        let inputs = scene.front.byteCount + scene.back.byteCount + DragPath.bytes(samples: drag?.samples.count ?? 0) + videos
         func peak(_ batch: Int) -> Int {
             inputs + FramePipeline.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes, batchSize: batch)
         }
         guard let batch = budget.largestBatch(upTo: preferred, estimate: peak) else {
-            throw budget.overBudget(peak(1), for: "a \(scene.canvasWidth)×\(scene.canvasHeight) animation",
-                                    hint: "give a smaller {size} or smaller art")
+            throw budget.overBudget(peak(1), for: "a \(scene.canvasWidth)×\(scene.canvasHeight) animation"
+                                        + (videos > 0 ? " with its videos (ffmpeg's share included)" : ""),
+                                    hint: "give a smaller {size} or smaller art" + (videos > 0 ? ", a smaller {video_width} or fewer {threads}" : ""))
         }
         return batch
     }

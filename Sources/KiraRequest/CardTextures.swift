@@ -68,7 +68,10 @@ public struct CardTextures: Hashable, Sendable {
 
     /// ``load(read:)`` from the files, decoded all at once: a 1260×1760 PNG takes about 50 ms to
     /// decode and a card has up to four. Failures are reported as reading them one by one would.
-    public func load() throws -> LoadedCard {
+    /// The files' bytes and decoded images must fit `budget` together, as their headers declare
+    /// them: what does not is refused before anything is decoded.
+    public func load(budget: MemoryBudget = .standard) throws -> LoadedCard {
+        try budget.checkDecoding(paths)
         let files = Array(Set(paths))
         let decoded = Locked([String: Result<AnyRGBAImage, any Error>]())
         DispatchQueue.concurrentPerform(iterations: files.count) { i in

@@ -146,7 +146,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// Reads the card, renders its frame and writes it to `path`: what `kira render` does.
     public func write(to path: String, threads: Int = TileScheduler.processorCount, budget: MemoryBudget = .standard) throws {
         try FileIO.checkDistinct(inputs: card.paths, outputs: [path])
-        let scene = scene(for: try card.load())
+        let scene = scene(for: try card.load(budget: budget))
         try checkMemory(for: scene, budget: budget)
         try write(try render(scene, with: FrameRenderer(threads: threads)), to: path)
     }
@@ -157,6 +157,12 @@ extension MemoryBudget {
     /// (parameters written `{name}`).
     public func check(_ estimate: Int, for what: String, hint: String) throws(RequestError) {
         guard fits(estimate) else { throw overBudget(estimate, for: what, hint: hint) }
+    }
+
+    /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
+    /// images do not fit together (``/KiraImage/PNGHeader/decodingBytes(_:)``).
+    public func checkDecoding(_ paths: [String]) throws {
+        try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))", hint: "give smaller images")
     }
 
     /// The error for `estimate` bytes over the budget.

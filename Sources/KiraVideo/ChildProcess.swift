@@ -1,4 +1,4 @@
-import CKiraProcess
+import CKiraFiles
 import Dispatch
 import KiraImage
 
@@ -11,7 +11,8 @@ import Darwin
 #endif
 
 /// A program started with its standard input on a pipe that we write, and its standard error
-/// collected (the last few kilobytes are kept for error messages); standard output is discarded.
+/// collected (the last few kilobytes are kept for error messages); standard output is discarded,
+/// or goes to a descriptor given (a device or FIFO the program writes in place).
 ///
 /// Started with `posix_spawn`: every descriptor Kira opens is close-on-exec, so the child holds
 /// only its own ends of the two pipes, and the write end of its input closes when we close it or
@@ -22,12 +23,13 @@ final class ChildProcess: @unchecked Sendable {
     private let errorOutput: ErrorTail
     private var exitStatus: Int32?
 
-    /// Starts `executable` with `arguments` (not including the program name).
+    /// Starts `executable` with `arguments` (not including the program name), its standard output
+    /// on `standardOutput` (else `/dev/null`).
     ///
     /// The program's path and every argument reach the child as the bytes they stand for
     /// (``PathBytes``): an output path with a byte that is not UTF-8 names that byte, not the
     /// private-use character Kira carries it as.
-    init(executable: String, arguments: [String]) throws(VideoError) {
+    init(executable: String, arguments: [String], standardOutput: Int32? = nil) throws(VideoError) {
         var inputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         guard kira_pipe(&inputPipe) == 0 else { throw .system("cannot create a pipe", errno) }
         guard kira_pipe(&errorPipe) == 0 else {
@@ -41,7 +43,11 @@ final class ChildProcess: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         // dup2 clears close-on-exec on the copies; the originals close at exec.
         posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
 
         // The child starts with no signal blocked and SIGPIPE, SIGINT, SIGTERM at their defaults,

@@ -1,4 +1,4 @@
-import CKiraProcess
+import CKiraFiles
 import Dispatch
 import KiraImage
 
@@ -12,18 +12,22 @@ import Darwin
 
 /// Writes a video by running the `ffmpeg` program and handing it raw RGBA frames on a pipe.
 ///
-/// ffmpeg writes to a temporary file in the target directory, which is renamed over `path`
-/// only when ffmpeg has exited with status 0, reported no write error, and left a non-empty file
-/// that reached the disk: a failed or interrupted encode leaves no file, and a file already at
-/// `path` keeps its bytes. (ffmpeg 5 exits 0 when writing the trailer fails, e.g. on a full
-/// disk, unless given `-xerror`; the checks after it cover versions and programs that still do.)
+/// The output opens through Kira's one door for outputs (``/KiraImage/OutputRule/userNamed``, as `-o` and
+/// `--apng`): a symbolic link is written through and a link to nothing refused; a character
+/// device or a FIFO is written in place (it is ffmpeg's standard output); anything else goes to
+/// a temporary file in the target directory, which is renamed over the target only when ffmpeg
+/// has exited with status 0, reported no write error, and left a non-empty file that reached the
+/// disk: a failed or interrupted encode leaves no file, and a file already there keeps its bytes.
+/// (ffmpeg 5 exits 0 when writing the trailer fails, e.g. on a full disk, unless given
+/// `-xerror`; the checks after it cover versions and programs that still do.)
 ///
 /// Paths are byte strings carried through ``/KiraImage/PathBytes``: every system call and ffmpeg's own
 /// argument get the bytes given, so a name that is not UTF-8 is written under that very name.
 /// Frames are written to the pipe by a thread of the encoder's own, a few frames behind
 /// ``append(_:)``, so the caller renders the next frames while ffmpeg encodes.
 ///
-/// While the encoder is open, SIGINT, SIGTERM and SIGHUP (at their default dispositions) kill
+/// While the encoder is open, ffmpeg and the temporary file are in the cleanup registry: once
+/// ``/KiraImage/TerminationCleanup/installSignalHandlers()`` was called, SIGINT, SIGTERM and SIGHUP kill
 /// ffmpeg and remove the temporary file before the process dies of the signal. A process
 /// killed with SIGKILL cannot clean up: ffmpeg then reads the end of its input and exits, and
 /// the temporary file (`.NAME.kira-PID-XXXXXX`) stays.
@@ -32,7 +36,7 @@ public final class VideoEncoder {
     public let path: String
     public let format: VideoFormat
     public let settings: VideoSettings
-    private let temporaryPath: String
+    private let file: AtomicOutputFile
     private let process: ChildProcess
     private let queue: FrameQueue
     private let writer: IOThread
@@ -44,7 +48,7 @@ public final class VideoEncoder {
 
     /// Frames waiting for the pipe: enough to ride out ffmpeg's uneven pace, few enough to keep
     /// memory bounded (three canvases).
-    static let queuedFrames = 3
+    public static let queuedFrames = 3
 
     /// Starts ffmpeg for a video at `path`, in the format its extension names.
     ///
@@ -52,23 +56,29 @@ public final class VideoEncoder {
     ///   - path: the video file to write, replaced atomically when ffmpeg succeeds.
     ///   - settings: the frames' size and rate and the encoding options.
     ///   - ffmpeg: the program, from ``FFmpegProgram/locate(explicit:)``.
-    /// - Throws: ``VideoError`` for an unknown extension, a directory that cannot be written,
-    ///   or an ffmpeg that cannot be started.
-    public init(path: String, settings: VideoSettings, ffmpeg: String) throws(VideoError) {
+    ///   - inputs: files the command reads: a video that is one of them is refused.
+    /// - Throws: ``VideoError`` for an unknown extension, a rate the format cannot play, an output
+    ///   the door refuses (a directory, a link to nothing, an input), a directory that cannot be
+    ///   written, or an ffmpeg that cannot be started.
+    public init(path: String, settings: VideoSettings, ffmpeg: String, inputs: [String] = []) throws(VideoError) {
         guard let format = VideoFormat(path: path) else { throw .unknownFormat(path: path) }
+        try format.check(framesPerSecond: settings.framesPerSecond)
         self.path = path
         self.format = format
         self.settings = settings
-        temporaryPath = try Self.reserveTemporaryFile(beside: path)
         do {
-            process = try ChildProcess(executable: ffmpeg,
-                                       arguments: format.ffmpegArguments(settings, output: temporaryPath))
+            file = try AtomicOutputFile(path: path, inputs: inputs, forChildProcess: true)
         } catch {
-            Self.remove(temporaryPath)
-            throw error
+            throw .output(error)
         }
-        let processID = process.pid
-        guardSlot = PathBytes.withCString(temporaryPath) { kira_guard_child(processID, $0) }
+        let output: String, standardOutput: Int32?
+        switch file.childOutput {
+        case .file(let temporary): (output, standardOutput) = (temporary, nil)
+        case .descriptor(let descriptor): (output, standardOutput) = ("pipe:1", descriptor)
+        }
+        process = try ChildProcess(executable: ffmpeg, arguments: format.ffmpegArguments(settings, output: output),
+                                   standardOutput: standardOutput)
+        guardSlot = kira_cleanup_remember_child(process.pid)
         let queue = FrameQueue(capacity: Self.queuedFrames)
         self.queue = queue
         let process = self.process
@@ -81,9 +91,8 @@ public final class VideoEncoder {
             }
         } catch {
             process.kill()
-            kira_guard_child_exited(guardSlot)
-            Self.remove(temporaryPath)
-            kira_unguard_child(guardSlot)
+            kira_cleanup_child_exited(guardSlot)
+            kira_cleanup_forget(guardSlot)
             throw error
         }
     }
@@ -111,31 +120,30 @@ public final class VideoEncoder {
         queue.close()
         writer.join()
         let status = process.wait()
-        // Until the file is in place, a signal still removes it (but no longer kills a process).
-        kira_guard_child_exited(guardSlot)
-        defer { kira_unguard_child(guardSlot) }
-        let lines = process.lastErrorLines
-        guard ChildProcess.succeeded(status), !queue.failed else {
-            Self.remove(temporaryPath)
-            throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: lines)
-        }
-        // An exit status of 0 is not proof of a whole file: the output's trailer can fail to be
-        // written (a full disk) while ffmpeg still exits 0, and a stand-in program may write nothing.
-        guard !lines.contains(where: Self.reportsWriteError) else {
-            Self.remove(temporaryPath)
-            throw .ffmpegFailed(path: path, status: "exited with status 0 but could not write the video", lastLines: lines)
-        }
+        kira_cleanup_child_exited(guardSlot)
+        kira_cleanup_forget(guardSlot)
         do throws(VideoError) {
-            try Self.checkWritten(temporaryPath, path: path)
+            let lines = process.lastErrorLines
+            guard ChildProcess.succeeded(status), !queue.failed else {
+                throw .ffmpegFailed(path: path, status: ChildProcess.describe(status), lastLines: lines)
+            }
+            // An exit status of 0 is not proof of a whole file: the output's trailer can fail to be
+            // written (a full disk) while ffmpeg still exits 0, and a stand-in program may write nothing.
+            guard !lines.contains(where: Self.reportsWriteError) else {
+                throw .ffmpegFailed(path: path, status: "exited with status 0 but could not write the video", lastLines: lines)
+            }
+            guard file.isInPlace || file.writtenSize > 0 else { throw .ffmpegWroteNothing(path: path) }
+            // Flushed to the disk before it replaces anything: a file system may report a full disk
+            // only at `fsync` (delayed allocation), and a crash after the rename must not leave an
+            // empty file where the old one was.
+            do {
+                try file.commit()
+            } catch {
+                throw .output(error)
+            }
         } catch {
-            Self.remove(temporaryPath)
+            file.discard()
             throw error
-        }
-        let moved = PathBytes.withCString(temporaryPath) { from in PathBytes.withCString(path) { to in rename(from, to) } }
-        guard moved == 0 else {
-            let code = errno
-            Self.remove(temporaryPath)
-            throw .system("\(path): cannot move the video into place", code)
         }
     }
 
@@ -147,25 +155,6 @@ public final class VideoEncoder {
          "File too large", "Input/output error"].contains { line.contains($0) }
     }
 
-    /// Refuses an empty file (ffmpeg wrote nothing: a video always has a header), and flushes
-    /// the file to the disk before it replaces anything: a file system may report a full disk
-    /// only at `fsync` (delayed allocation), and a crash after the rename must not leave an
-    /// empty file where the old one was.
-    private static func checkWritten(_ temporaryPath: String, path: String) throws(VideoError) {
-        let fd = PathBytes.withCString(temporaryPath) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw .system("\(path): cannot open the video ffmpeg wrote", errno) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .system("\(path): cannot read the video ffmpeg wrote", errno) }
-        guard status.st_size > 0 else { throw .ffmpegWroteNothing(path: path) }
-        guard fsync(fd) == 0 else { throw .system("\(path): cannot write the video", errno) }
-    }
-
-    /// Removes `path` (the temporary file), by the bytes it stands for.
-    private static func remove(_ path: String) {
-        _ = PathBytes.withCString(path) { unlink($0) }
-    }
-
     /// Stops ffmpeg and removes the temporary file; nothing is written. Safe to call at any time.
     public func cancel() {
         guard open else { return }
@@ -174,29 +163,13 @@ public final class VideoEncoder {
         queue.close()
         writer.join()
         process.wait()
-        kira_guard_child_exited(guardSlot)
-        Self.remove(temporaryPath)
-        kira_unguard_child(guardSlot)
+        kira_cleanup_child_exited(guardSlot)
+        kira_cleanup_forget(guardSlot)
+        file.discard()
     }
 
     deinit { cancel() }
 
-    /// Creates an empty file with a fresh name in `path`'s directory for ffmpeg to overwrite:
-    /// the name is ours, and a directory that cannot be written fails here, before any frame.
-    private static func reserveTemporaryFile(beside path: String) throws(VideoError) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        // The name's bytes, not its UTF-8: a byte that is not UTF-8 stays that byte (PathBytes).
-        var template = (PathBytes.bytes("\(directory)/.\(name).kira-\(getpid())-XXXXXX") + [0]).map { CChar(bitPattern: $0) }
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .system("\(path): cannot create a file in \(directory)", errno) }
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        close(fd)
-        return template.withUnsafeBufferPointer { PathBytes.string(cString: $0.baseAddress!) }
-    }
 }
 
 /// A bounded first-in first-out queue of frames between the caller and the pipe writer.

@@ -1,3 +1,5 @@
+import KiraImage
+
 /// Why a video could not be written.
 public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No ffmpeg program: none on `PATH`, or the one named does not exist or cannot be run.
@@ -15,6 +17,13 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ffmpeg exited with status 0 but left an empty file (a program that is not ffmpeg, or one
     /// that failed without saying so); nothing is published.
     case ffmpegWroteNothing(path: String)
+    /// The output cannot be opened or put in place (a directory, a link to nothing, an input of
+    /// the command, a folder that cannot be written); the door's message.
+    case output(ImageFileError)
+    /// A frame rate the format cannot play: the rates it can.
+    case unsupportedRate(format: VideoFormat, framesPerSecond: Int, supported: ClosedRange<Int>)
+    /// The encode is estimated to need more memory than allowed (ffmpeg's share and Kira's).
+    case overBudget(String)
 
     public var description: String {
         switch self {
@@ -32,6 +41,14 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): ffmpeg \(status); nothing was written"
         case .ffmpegWroteNothing(let path):
             "\(path): ffmpeg exited with status 0 but wrote nothing; nothing was written"
+        case .output(let error):
+            error.description
+        case .unsupportedRate(let format, let rate, let supported):
+            "--fps \(rate): a .\(format.rawValue) plays \(supported.lowerBound)…\(supported.upperBound) frames per second "
+                + (format == .gif ? "(its frame delays are whole hundredths of a second)" : "")
+                + "; give --fps \(supported.upperBound) or less for it"
+        case .overBudget(let text):
+            text
         }
     }
 

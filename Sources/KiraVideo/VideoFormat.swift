@@ -20,6 +20,21 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         self.init(rawValue: name[name.index(after: dot)...].lowercased())
     }
 
+    /// The frame rates the format plays as asked. A GIF's frame delays are whole hundredths of a
+    /// second: above 100 frames/s two frames round to one time, which ffmpeg refuses ("Non-monotonous
+    /// DTS", seen at every rate from 101 to 240 once a clip has enough frames); at 100 or less each
+    /// frame has its own hundredth.
+    public var framesPerSecondRange: ClosedRange<Int> {
+        self == .gif ? 1...100 : 1...240
+    }
+
+    /// Refuses, before anything is rendered, a rate the format cannot play.
+    public func check(framesPerSecond: Int) throws(VideoError) {
+        guard framesPerSecondRange.contains(framesPerSecond) else {
+            throw .unsupportedRate(format: self, framesPerSecond: framesPerSecond, supported: framesPerSecondRange)
+        }
+    }
+
     /// Whether the format keeps a transparent background.
     public var hasAlpha: Bool { self != .mp4 }
 
@@ -59,9 +74,14 @@ public struct VideoSettings: Sendable, Equatable {
     /// The video's width when it should be smaller (or larger) than the frames: ffmpeg scales
     /// them (Lanczos), keeping the aspect ratio. Nil: the frames' own size.
     public var outputWidth: Int?
+    /// The encoder threads of an MP4 or WebM (``VideoFormat/encoderThreads(_:)``); nil: ffmpeg's
+    /// own choice, one or more per processor, which ``VideoFormat/estimatedEncoderBytes(_:frames:)``
+    /// then assumes.
+    public var threads: Int?
 
     public init(width: Int, height: Int, framesPerSecond: Int, quality: Int? = nil,
-                transparent: Bool, matte: SIMD3<UInt8> = .zero, outputWidth: Int? = nil) {
+                transparent: Bool, matte: SIMD3<UInt8> = .zero, outputWidth: Int? = nil, threads: Int? = nil) {
+        self.threads = threads
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
@@ -118,6 +138,7 @@ extension VideoFormat {
                           "[0:v]\(scale)split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128",
                           "-loop", "0", "-f", "gif"]
         }
+        if let threads = encoderThreads(settings) { arguments += ["-threads", "\(threads)"] }
         return arguments + ["-y", output]
     }
 }

@@ -235,3 +235,33 @@ import Testing
         }
     }
 }
+
+/// A drag holds at most a million samples, refused as soon as the count is passed (the parsers
+/// are shown that with a limit of 3; the million itself through the samples).
+@Suite struct DragSampleLimitTests {
+    static let json = (0..<4).map { #"{"t":\#($0),"dx":0,"dy":0}"# }
+
+    @Test(arguments: [("0,0,0\n1,0,0\n2,0,0\n3,0,0\ngarbage\n", "d:4: more than 3 samples"),
+                      ("[" + json[0] + ",\n" + json[1] + "," + json[2] + ",\n" + json[3] + ", garbage", "d:3: more than 3 samples")])
+    func oneSampleOverTheLimitIsRefusedWhereItIs(text: String, message: String) throws {
+        // The garbage after the extra sample is never reached: the limit is the error.
+        do {
+            _ = try DragPath(bytes: Array(text.utf8), name: "d", limit: 3)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error)")
+        }
+    }
+
+    @Test(arguments: ["0,0,0\n1,0,0\n2,0,0\n", "[" + json[0] + "," + json[1] + "," + json[2] + "]"])
+    func theLimitIsAccepted(text: String) throws {
+        #expect(try DragPath(bytes: Array(text.utf8), name: "d", limit: 3).samples.count == 3)
+    }
+
+    @Test func aMillionSamplesAndNoMore() throws {
+        let samples = (0...DragPath.maxSamples).map { DragPath.Sample(time: Double($0), dx: 0, dy: 0) }
+        #expect(DragPath.maxSamples == 1_000_000)
+        #expect(try DragPath(samples: Array(samples.dropLast())).samples.count == DragPath.maxSamples)
+        #expect(throws: DragPathError.self) { try DragPath(samples: samples) }
+    }
+}

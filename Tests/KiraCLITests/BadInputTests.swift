@@ -406,4 +406,11 @@ final class FIFOReader: @unchecked Sendable {
         done.wait()
         return [UInt8](data)
     }
+
+    /// The bytes read, or nil when the reader is still blocked after `seconds` (a FIFO replaced
+    /// under it leaves it waiting for a writer that never comes).
+    func wait(seconds: Int) -> [UInt8]? {
+        guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+        return [UInt8](data)
+    }
 }

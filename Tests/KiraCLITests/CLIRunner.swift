@@ -11,7 +11,10 @@ enum CLIRunner {
         var stdoutData = Data()
     }
 
+    /// `KIRA_TEST_EXECUTABLE` runs the CLI tests against another build (to see a new test fail on
+    /// an older one).
     static var executable: String {
+        if let other = ProcessInfo.processInfo.environment["KIRA_TEST_EXECUTABLE"] { return other }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("kira").path }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]

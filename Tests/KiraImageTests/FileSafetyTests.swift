@@ -152,3 +152,67 @@ private final class Thread: @unchecked Sendable {
 
 /// Whether this process runs with ThreadSanitizer's runtime (its entry point is then linked in).
 private let runningUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
+
+/// One cleanup registry: temporary files and child processes, emptied on request as by a signal.
+@Suite struct CleanupRegistryTests {
+    /// Made before any fork: a forked child of this threaded process may call only
+    /// async-signal-safe functions (no malloc).
+    nonisolated(unsafe) static let sleeperArguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+
+    /// A `sleep 30` of this process's own, to be registered in a forked child.
+    static func startSleeper() -> pid_t {
+        _ = sleeperArguments
+        let pid = fork()
+        if pid == 0 {
+            execv("/bin/sleep", sleeperArguments)
+            _exit(127)
+        }
+        return pid
+    }
+
+    /// Whether `sleeper` was killed (SIGKILL) within five seconds; it is killed and reaped anyway.
+    static func wasKilled(_ sleeper: pid_t) -> Bool {
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            if waitpid(sleeper, &status, WNOHANG) == sleeper { return status & 0x7F == SIGKILL }
+            usleep(10_000)
+        }
+        kill(sleeper, SIGKILL)
+        waitpid(sleeper, &status, 0)
+        return false
+    }
+
+    /// Runs `body` in a forked child; how it ended.
+    static func inChild(_ body: () -> Void) -> Int32 {
+        let child = fork()
+        if child == 0 {
+            body()
+            _exit(0)
+        }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        return status
+    }
+
+    // A signal empties the registry too: kira killed while ffmpeg encodes leaves neither ffmpeg
+    // nor a file (VideoCommandTests.interruptedEncodeLeavesNoFileAndNoFFmpeg), and a killed write
+    // no temporary file (FileSafetyTests.terminationRemovesTemporaryFiles).
+
+    /// Without handlers (a server shutting down its own way), on request.
+    @Test func cleanUpNowWithoutASignal() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/.y.png.kira-1-0"
+        try FileIO.writeAtomically([1], to: path)
+        let cPath = strdup(path)!
+        defer { free(cPath) }
+        let sleeper = Self.startSleeper()
+        let status = Self.inChild {
+            _ = kira_cleanup_remember_child(sleeper)
+            _ = kira_cleanup_remember(cPath)
+            TerminationCleanup.cleanUpNow()
+        }
+        #expect(status == 0)
+        #expect(Self.wasKilled(sleeper))
+        #expect(directory.contents().isEmpty, "left \(directory.contents())")
+    }
+}

@@ -79,3 +79,27 @@ import Testing
         }
     }
 }
+
+/// One limit for what Kira writes and reads: every size `--size` allows (16384 a side) is read
+/// back; only the memory budget bounds what is decoded.
+@Suite struct ReadWriteLimitTests {
+    @Test func everySizeKiraWritesIsWithinTheReadLimits() {
+        let limits = PNGCodec.Limits.standard
+        #expect(limits.maxSide == 16384 && limits.maxPixels == 16384 * 16384)
+    }
+
+    /// A 9000×9000 header (over the 64 Mpx that was the limit) is not refused for its size: this
+    /// one fails for its missing image data instead.
+    @Test func largeHeadersAreNotRefusedForTheirSize() {
+        let header = PNGFixture.bigEndian(9000) + PNGFixture.bigEndian(9000) + [8, 6, 0, 0, 0]
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + PNGFixture.chunk("IHDR", header) + PNGFixture.chunk("IEND", [])
+        #expect(PNGHeader(bytes: bytes)?.width == 9000 && PNGHeader(bytes: bytes)?.height == 9000)
+        #expect(PNGHeader(bytes: bytes)?.decodedBytes == 9000 * 9000 * 4)
+        do {
+            _ = try PNGCodec.decode(bytes)
+            Issue.record("decoded an image with no data")
+        } catch {
+            #expect(!error.reason.contains("over the limit"), "\(error)")
+        }
+    }
+}

@@ -213,3 +213,41 @@ import Testing
         #expect(directory.contents().isEmpty)
     }
 }
+
+/// ffmpeg's share of the memory budget, as modelled from measured peaks.
+@Suite struct EncoderMemoryTests {
+    static func settings(_ side: Int, threads: Int) -> VideoSettings {
+        VideoSettings(width: side, height: side, framesPerSecond: 30, transparent: true, threads: threads)
+    }
+
+    @Test func measuredPeaksAreBounded() {
+        // (format, side, threads, frames, peak MiB measured by Benchmarks/ffmpeg-memory.sh).
+        let measured: [(VideoFormat, Int, Int, Int, Int)] = [
+            (.mp4, 512, 1, 48, 114), (.mp4, 4096, 1, 48, 2885), (.mp4, 4096, 8, 48, 3893), (.mp4, 2048, 8, 48, 1125),
+            (.webm, 512, 8, 48, 254), (.webm, 4096, 1, 48, 3940), (.webm, 4096, 8, 48, 4034),
+            (.webp, 1024, 1, 48, 110), (.webp, 4096, 1, 48, 426), (.gif, 512, 1, 24, 141), (.gif, 512, 1, 48, 191),
+            (.gif, 1024, 1, 96, 878), (.gif, 2048, 1, 96, 3224),
+        ]
+        for (format, side, threads, frames, peak) in measured {
+            let estimate = format.estimatedEncoderBytes(Self.settings(side, threads: threads), frames: frames)
+            #expect(estimate >= peak << 20, "\(format) \(side)² \(threads) threads: \(estimate >> 20) MiB < \(peak) MiB")
+        }
+    }
+
+    @Test func threadsAndLength() {
+        let one = Self.settings(1024, threads: 1), eight = Self.settings(1024, threads: 8)
+        for format in [VideoFormat.mp4, .webm] {
+            #expect(format.estimatedEncoderBytes(eight, frames: 10) > format.estimatedEncoderBytes(one, frames: 10))
+            #expect(format.ffmpegArguments(eight, output: "x").joined(separator: " ").contains("-threads 8"))
+        }
+        // One thread for WebP and GIF, whatever is asked: their encoders use one.
+        for format in [VideoFormat.webp, .gif] {
+            #expect(format.estimatedEncoderBytes(eight, frames: 10) == format.estimatedEncoderBytes(one, frames: 10))
+            #expect(format.ffmpegArguments(eight, output: "x").joined(separator: " ").contains("-threads 1"))
+        }
+        // A GIF's palette pass holds the clip.
+        #expect(VideoFormat.gif.estimatedEncoderBytes(one, frames: 200) > VideoFormat.gif.estimatedEncoderBytes(one, frames: 100))
+        #expect(VideoFormat.mp4.estimatedEncoderBytes(Self.settings(1024, threads: 64), frames: 1)
+                == VideoFormat.mp4.estimatedEncoderBytes(Self.settings(1024, threads: VideoFormat.maxEncoderThreads), frames: 1))
+    }
+}
