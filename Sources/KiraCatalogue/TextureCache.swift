@@ -1,4 +1,5 @@
 import KiraImage
+import KiraRequest
 
 #if canImport(Glibc)
 import Glibc
@@ -45,18 +46,20 @@ public final class TextureCache {
         return hash
     }
 
-    /// The decoded texture at `path`.
-    public func texture(at path: String) throws(ImageFileError) -> Texture {
+    /// The decoded texture at `path`, read as `role` (``TextureFile``: art in sRGB, masks as
+    /// stored); a file read in both roles is held once for each.
+    public func texture(at path: String, role: TextureRole = .data) throws(ImageFileError) -> Texture {
         clock += 1
-        let key = Self.key(path)
+        let file = Self.key(path)
+        let key = (role == .color ? "color " : "data ") + file
         if let entry = textures[key] {
             textures[key]?.lastUse = clock
             return entry.texture
         }
         let bytes = try FileIO.read(path)
-        let texture = Texture(image: try PNGCodec.decode(bytes, name: path), hash: ContentHash.sha256(bytes))
+        let texture = Texture(image: try TextureFile.decode(bytes, name: path, role: role), hash: ContentHash.sha256(bytes))
         decodes += 1
-        hashes[key] = texture.hash
+        hashes[file] = texture.hash
         let size = Self.byteCount(texture.image)
         while bytesHeld + size > budget, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             bytesHeld -= Self.byteCount(oldest.value.texture.image)

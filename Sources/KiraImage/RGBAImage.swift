@@ -128,3 +128,20 @@ extension ImageChannel {
         }
     }
 }
+
+extension RGBAImage {
+    /// Whether every pixel is fully opaque.
+    public var isOpaque: Bool {
+        channels.withUnsafeBufferPointer { c in stride(from: 3, to: c.count, by: 4).allSatisfy { c[$0] == Channel.max } }
+    }
+}
+
+extension AnyRGBAImage {
+    /// Whether every pixel is fully opaque.
+    public var isOpaque: Bool {
+        switch self {
+        case .rgba8(let image): image.isOpaque
+        case .rgba16(let image): image.isOpaque
+        }
+    }
+}

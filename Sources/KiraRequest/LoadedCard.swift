@@ -40,14 +40,21 @@ public struct FaceInput: Sendable {
     }
 
     /// The face from the user's images: art without a mask shines where it is opaque; without art
-    /// the `sample` (drawn only then) gives the art, and the mask unless one was given.
+    /// the `sample` (drawn only then) gives the art, and the mask unless one was given. A mask
+    /// given fits the art by ``FaceMap/fitted(_:artWidth:artHeight:parameter:)``'s rules.
     public static func resolve(art: (path: String, image: AnyRGBAImage)?, mask: AnyRGBAImage?, maskParameter: String,
-                               sample: () -> CardFace) -> FaceInput {
+                               sample: () -> CardFace) throws(RequestError) -> FaceInput {
         guard let art else {
             let sample = sample()
-            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask))
+            let fitted = try mask.map { map throws(RequestError) in
+                try FaceMap.fitted(map, artWidth: sample.art.width, artHeight: sample.art.height, parameter: maskParameter)
+            }
+            return FaceInput(face: CardFace(art: sample.art, mask: fitted ?? sample.mask))
         }
-        if let mask { return FaceInput(face: CardFace(art: art.image, mask: mask)) }
+        if let mask {
+            let fitted = try FaceMap.fitted(mask, artWidth: art.image.width, artHeight: art.image.height, parameter: maskParameter)
+            return FaceInput(face: CardFace(art: art.image, mask: fitted))
+        }
         return FaceInput(face: CardFace(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
                          assumption: "no {\(maskParameter)}: the shine covers \(art.path) where it is opaque (its alpha as the mask)")
     }

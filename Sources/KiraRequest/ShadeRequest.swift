@@ -1,4 +1,5 @@
 import KiraArguments
+import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRender
@@ -29,8 +30,8 @@ public struct ShadeRequest: Sendable, Equatable {
     }
 
     public static let parameters: [RequestParameter<ShadeRequest>] = [
-        .path("art", \.art, help: "The card art (PNG; default: the built-in sample card's front, or its back with {back})."),
-        .path("mask", \.mask, help: "The holo mask (PNG, any size; white = full shine; default: the art's alpha, or the sample's mask)."),
+        .path("art", \.art, help: "The card art (PNG; converted to sRGB if it says it is in another space; default: the built-in sample card's front, or its back with {back})."),
+        .path("mask", \.mask, help: "The holo mask (PNG of the art's aspect ratio; white = full shine, grey less, colour tints; transparent = none; default: the art's alpha, or the sample's mask)."),
     ]
         + [
             .number("tilt_x", \.tiltX, in: RenderRequest.tiltRange, valueName: "deg", help: RenderRequest.tiltHelp("x")),
@@ -79,12 +80,19 @@ public struct ShadeRequest: Sendable, Equatable {
         return back ? -n : n
     }
 
-    /// The face: the art and mask read through `read`, or the sample card's.
-    public func face(read: (String) throws -> AnyRGBAImage) throws -> FaceInput {
-        let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
-        return FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
+    /// The face: the art and mask read through `read` (art as ``TextureRole/color``, the mask as
+    /// ``TextureRole/data``), or the sample card's; the mask fits the art by
+    /// ``FaceMap/fitted(_:artWidth:artHeight:parameter:)``'s rules.
+    public func face(read: (String, TextureRole) throws -> AnyRGBAImage) throws -> FaceInput {
+        let artImage = try art.map { try read($0, .color) }, maskImage = try mask.map { try read($0, .data) }
+        return try FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
             back ? BuiltInCard.back : BuiltInCard.front
         }
+    }
+
+    /// The face, its files read by ``TextureFile/read(_:role:)``.
+    public func face() throws -> FaceInput {
+        try face { path, role in try TextureFile.read(path, role: role) }
     }
 
     /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image
@@ -106,8 +114,26 @@ public struct ShadeRequest: Sendable, Equatable {
         return output.depth == 16 ? .rgba16(try shade(UInt16.self)) : .rgba8(try shade(UInt8.self))
     }
 
-    /// Writes `image` to `path` as the request stores images, atomically.
-    public func write(_ image: AnyRGBAImage, to path: String) throws(ImageFileError) {
-        try PNGCodec.write(image, to: path, options: output.compression.options)
+    /// The format of the file `path` (by its extension), checked against the request's output
+    /// settings.
+    public func format(ofFile path: String, parameter: String = "output") throws(RequestError) -> StillFormat {
+        let format = try OutputSettings.format(ofFile: path, parameter: parameter)
+        try output.check(for: format)
+        return format
+    }
+
+    /// What storing the shaded face as `format` does that the user may not expect (a JPEG
+    /// flattens the art's transparent pixels), with parameters written `{name}`; nil when nothing.
+    public func outputNote(for format: StillFormat, face: CardFace) -> String? {
+        guard format == .jpeg, !face.art.isOpaque else { return nil }
+        return "JPEG has no transparency: the art's transparent pixels are flattened onto white (write .png or .webp to keep them)"
+    }
+
+    /// Writes `image` to `path` as the request stores images, in the format of the path's
+    /// extension, atomically.
+    public func write(_ image: AnyRGBAImage, to path: String) throws {
+        let format = try format(ofFile: path)
+        try output.checkScaling(width: image.width, height: image.height)
+        try output.encoder(for: format).write(image, to: path)
     }
 }

@@ -14,4 +14,5 @@ enum RenderParameters {
     static let size = entry("size"), background = entry("background"), scale = entry("scale"), fit = entry("fit")
     static let shader = entry("shader"), angleStrength = entry("angle_strength"), yFlip = entry("y_flip"), rotation = entry("rotation")
     static let depth = entry("depth"), compression = entry("compression")
+    static let quality = entry("quality"), lossless = entry("lossless"), width = entry("width"), height = entry("height")
 }
