@@ -175,10 +175,11 @@ let targets: [Target] = [
     // Helpers shared by the test targets (hand-built PNG files).
     .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
     .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
+        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest"],
         exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),

@@ -36,6 +36,7 @@ int kira_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_
         // cwebp -lossless's defaults: effort 75 (quality), method 4.
         config.lossless = 1;
         config.quality = 75;
+        config.exact = 1;  // keep the colour of transparent pixels too: every sample as given
     }
     if (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, KIRA_FORMATS_MESSAGE_SIZE, "%ux%u is over WebP's limit of %d pixels a side", width, height,

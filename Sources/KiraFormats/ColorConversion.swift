@@ -12,16 +12,18 @@ public enum ColorConversion {
     public enum Outcome: Sendable, Equatable {
         /// The image is sRGB: its samples are as stored.
         case sRGB
-        /// The image was converted from the named source (a profile's description, or
-        /// "gamma 1.0", "gamma 0.5 with primaries …").
+        /// The image was converted from the named source (its ICC profile's description, or its
+        /// gamma and primaries).
         case converted(from: String)
+        /// The file's ICC profile cannot be used (unreadable, or for another kind of image: an
+        /// RGB profile on a grey PNG, a CMYK one), for the reason given: its samples are kept as
+        /// stored, as a file without a profile would be (a broken ancillary chunk must not make
+        /// good art unusable).
+        case unusableProfile(String)
     }
 
-    /// `file`'s image in sRGB, and what was done; `name` names the file in errors.
-    ///
-    /// - Throws: ``ImageFileError`` when the file's ICC profile cannot be read or does not fit the
-    ///   image (an RGB profile on a grey PNG, a CMYK profile).
-    public static func toSRGB(_ file: PNGFile, name: String) throws(ImageFileError) -> (image: AnyRGBAImage, outcome: Outcome) {
+    /// `file`'s image in sRGB, and what was done.
+    public static func toSRGB(_ file: PNGFile) -> (image: AnyRGBAImage, outcome: Outcome) {
         let chunks = file.colorChunks
         guard !chunks.isSRGB else { return (file.image, .sRGB) }
         var chromaticities = chunks.chromaticities.map { $0.map { Double($0) / 100000 } } ?? []
@@ -39,10 +41,7 @@ public enum ColorConversion {
                                                    &description, &message)
             }
         }
-        guard let transform else {
-            let reason = text(message)
-            throw ImageFileError(path: name, reason: "its colour profile cannot be used (\(reason)); remove it or save the art as sRGB")
-        }
+        guard let transform else { return (file.image, .unusableProfile(text(message))) }
         defer { kira_color_transform_destroy(transform) }
         if isSRGB != 0 { return (file.image, .sRGB) }
         let source = chunks.iccProfile != nil ? "its ICC profile \"\(text(description))\"" : chunks.gammaDescription

@@ -1,7 +1,8 @@
 import CKiraFormats
 import KiraImage
 
-/// WebP files through libwebp: lossy (VP8, alpha stored losslessly beside it) or lossless (VP8L).
+/// WebP files through libwebp: lossy (VP8, alpha stored losslessly beside it) or lossless (VP8L,
+/// every sample kept, the colour of transparent pixels too).
 public enum WebPCodec {
     /// The qualities of a lossy WebP: 0 (smallest) to 100.
     public static let qualities = 0...100

@@ -260,7 +260,7 @@ public enum PNGCodec {
     /// ``PNGImageData``'s filtered rows, compressed by `deflater` (libdeflate or igzip) with rows
     /// filtered by `filter` (the APNG writer's image data).
     static func encodeImageData<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: Deflater,
-                                   filter: PNGImageData.RowFilter, marksSRGB: Bool) throws(ImageFileError) -> [UInt8]
+                                   filter: PNGImageData.RowFilter, marksSRGB: Bool = true) throws(ImageFileError) -> [UInt8]
     {
         let data = try PNGImageData.compress(image, region: region, deflater: deflater, filter: filter)
         var png = PNGChunks.signature

@@ -85,6 +85,7 @@ public struct AnimationRequest: Sendable, Equatable {
             }
             guard duration == nil else { throw RequestError(parameter: nil, reason: "give {loops} or {duration}, not both") }
         }
+        try output.validate()
         try output.check(for: frameFormat)
         if drag != nil, !preset.usesDrag {
             let users = AnimationPreset.allCases.filter(\.usesDrag).map(\.rawValue).joined(separator: ", ")

@@ -64,6 +64,11 @@ public struct OutputSettings: Sendable, Equatable {
     /// Bytes per channel.
     public var channelBytes: Int { depth / 8 }
 
+    /// The checks between values.
+    func validate() throws(RequestError) {
+        if quality != nil, lossless { throw RequestError(parameter: nil, reason: "give {quality} or {lossless}, not both") }
+    }
+
     /// Refuses settings that `format` cannot store or does not use.
     public func check(for format: StillFormat) throws(RequestError) {
         if depth == 16, !format.hasSixteenBits {
@@ -72,7 +77,6 @@ public struct OutputSettings: Sendable, Equatable {
         if lossless, format != .webp { throw RequestError(parameter: "lossless", reason: "applies to .webp outputs, not \(format.name)") }
         if let quality {
             guard format != .png else { throw RequestError(parameter: "quality", reason: "applies to .webp and .jpg outputs (a PNG is lossless)") }
-            guard !lossless else { throw RequestError(parameter: nil, reason: "give {quality} or {lossless}, not both") }
             if format == .jpeg, quality == 0 { throw RequestError(parameter: "quality", reason: "must be between 1 and 100 for a JPEG, not 0") }
         }
         if compression != .standard, format != .png {

@@ -82,6 +82,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The checks between values (each value was checked when it was set).
     public func validate() throws(RequestError) {
         try canvas.validate()
+        try output.validate()
     }
 
     /// The values that differ from the defaults, canonically spelled, in ``parameters``' order:

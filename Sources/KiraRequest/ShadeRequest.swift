@@ -69,6 +69,7 @@ public struct ShadeRequest: Sendable, Equatable {
         if normal != nil, tiltX != nil || tiltY != nil {
             throw RequestError(parameter: nil, reason: "give either {normal} or {tilt_x}/{tilt_y}, not both")
         }
+        try output.validate()
     }
 
     /// The files named.

@@ -13,11 +13,11 @@ public enum TextureRole: Sendable, Hashable {
 /// Card files read as their role needs.
 public enum TextureFile {
     /// The image of the PNG `bytes` (named `name` in errors) read as `role`: art in sRGB
-    /// (``ColorConversion/toSRGB(_:name:)``), data as stored.
+    /// (``ColorConversion/toSRGB(_:)``), data as stored.
     public static func decode(_ bytes: [UInt8], name: String, role: TextureRole) throws(ImageFileError) -> AnyRGBAImage {
         let file = try PNGCodec.decodeFile(bytes, name: name)
         guard role == .color else { return file.image }
-        return try ColorConversion.toSRGB(file, name: name).image
+        return ColorConversion.toSRGB(file).image
     }
 
     /// The image of the PNG file at `path` read as `role`.
