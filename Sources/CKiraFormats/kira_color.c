@@ -129,8 +129,9 @@ kira_color_transform *kira_color_transform_create(kira_color_source source, int 
         return NULL;
     }
     cmsHPROFILE srgb = cmsCreate_sRGBProfile();
-    // Unoptimised 16-bit probe: is this profile sRGB by another name (an sRGB ICC profile, the
-    // gAMA 1/2.2 of sRGB's own chunks)? A quarter of an 8-bit step is 64 in 16-bit units.
+    // Unoptimised 16-bit probe: is this profile sRGB by another name? sRGB profiles of other
+    // makers differ from lcms2's by up to 1.4 8-bit steps (Debian's icc-profiles-free sRGB.icc, at
+    // pure green), Adobe RGB (1998) by 143 steps: up to 2 steps (514 in 16-bit units) is sRGB.
     cmsHTRANSFORM probe = cmsCreateTransform(from, gray ? TYPE_GRAY_16 : TYPE_RGB_16, srgb, TYPE_RGB_16,
                                              INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE);
     if (probe == NULL) {
@@ -139,7 +140,7 @@ kira_color_transform *kira_color_transform_create(kira_color_source source, int 
         snprintf(message, KIRA_FORMATS_MESSAGE_SIZE, "LittleCMS cannot convert from the colour profile to sRGB");
         return NULL;
     }
-    *is_srgb = largest_move(probe, gray) <= 64;
+    *is_srgb = largest_move(probe, gray) <= 514;
     kira_color_transform *result = calloc(1, sizeof *result);
     if (result == NULL) {
         cmsDeleteTransform(probe);

@@ -69,8 +69,8 @@ typedef struct {
 /// A transform from `source` to sRGB, relative colorimetric, for RGBA samples of `depth` (8 or
 /// 16, native-endian) whose RGB are either colour (`gray` 0) or a grey level repeated (`gray` 1,
 /// a grey PNG: only a Gray ICC profile fits it). `is_srgb` is set to 1 when the transform moves no
-/// sample by more than a quarter of an 8-bit step: then the image is sRGB already and is left
-/// alone. `name` receives the profile's description (may be empty).
+/// sample by more than two 8-bit steps (sRGB profiles of different makers differ by up to 1.4):
+/// then the image is sRGB already and is left alone. `name` receives the profile's description (may be empty).
 kira_color_transform *kira_color_transform_create(kira_color_source source, int depth, int gray, int *is_srgb,
                                                   char name[KIRA_FORMATS_MESSAGE_SIZE],
                                                   char message[KIRA_FORMATS_MESSAGE_SIZE]);
