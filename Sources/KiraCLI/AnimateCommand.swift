@@ -89,6 +89,15 @@ struct AnimateCommand: ParsableCommand {
         }
         if let apng { try OutputPath.checkPNG(apng, option: "--apng", extensions: ["png", "apng"]) }
         if let sheet { try OutputPath.checkPNG(sheet, option: "--sheet") }
+        // The frames' settings need frames: numbered ones (asked for, or the default when no
+        // other output is) or, for the scale, an animated PNG.
+        let numbered = outputDirectory != nil || (apng == nil && sheet == nil && videos.video.isEmpty)
+        if !numbered, frameFormat != nil || !lossy.values.isEmpty {
+            throw ValidationError("\(frameFormat != nil ? "--frame-format" : lossy.quality != nil ? "--quality" : "--lossless") applies to numbered frames (--output-dir)")
+        }
+        if !numbered, apng == nil, !scaling.values.isEmpty {
+            throw ValidationError("\(scaling.width != nil ? "--width" : "--height") applies to numbered frames (--output-dir) and --apng; videos take --video-width")
+        }
     }
 
     func run() throws {

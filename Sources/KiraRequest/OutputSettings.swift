@@ -94,6 +94,14 @@ public struct OutputSettings: Sendable, Equatable {
         return StillEncoder(encoding, width: width, height: height)
     }
 
+    /// The memory scaling a `width` × `height` image down takes beside it: a 16-bit copy (a
+    /// transparent image is scaled premultiplied at 16 bits), and the smaller image. None when
+    /// nothing is scaled.
+    public func scalingBytes(width: Int, height: Int) -> Int {
+        guard self.width != nil || self.height != nil else { return 0 }
+        return 2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 2)
+    }
+
     /// Refuses a {width} or {height} larger than a `width` × `height` image: Kira scales down only.
     public func checkScaling(width: Int, height: Int) throws(RequestError) {
         if let w = self.width, w > width {

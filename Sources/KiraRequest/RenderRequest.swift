@@ -110,11 +110,11 @@ public struct RenderRequest: Sendable, Equatable {
     }
 
     /// The memory a render of `scene` takes at its peak: the textures, the renderer's canvas and
-    /// shaded faces, and the encoded file (at most about the raw canvas).
+    /// shaded faces, the encoded file (at most about the raw canvas), and the scaler's copy.
     public func estimatedPeakBytes(for scene: FrameScene) -> Int {
         let inputs = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
         return inputs + FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes)
-            + scene.canvasBytes(channelBytes: output.channelBytes)
+            + scene.canvasBytes(channelBytes: output.channelBytes) + output.scalingBytes(width: scene.canvasWidth, height: scene.canvasHeight)
     }
 
     /// Refuses `scene` when its render would not fit `budget`.

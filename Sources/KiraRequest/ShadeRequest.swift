@@ -96,12 +96,13 @@ public struct ShadeRequest: Sendable, Equatable {
         try face { path, role in try TextureFile.read(path, role: role) }
     }
 
-    /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image
-    /// and its encoded bytes (at most about its raw size).
+    /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image,
+    /// its encoded bytes (at most about its raw size) and the scaler's copy.
     public func checkMemory(for face: CardFace, budget: MemoryBudget) throws(RequestError) {
         let art = face.art
         let image = MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: output.channelBytes)
-        try budget.check(art.byteCount + face.mask.byteCount + 2 * image, for: "shading a \(art.width)×\(art.height) image",
+        try budget.check(art.byteCount + face.mask.byteCount + 2 * image + output.scalingBytes(width: art.width, height: art.height),
+                         for: "shading a \(art.width)×\(art.height) image",
                          hint: "give smaller art")
     }
 
