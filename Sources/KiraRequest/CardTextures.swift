@@ -86,14 +86,19 @@ public struct CardTextures: Hashable, Sendable {
     /// as reading them one by one would.
     public func load() throws -> LoadedCard {
         let files = self.files
-        let decoded = Locked([Int: Result<AnyRGBAImage, any Error>]())
+        let decoded = Locked([Int: Result<(image: AnyRGBAImage, note: String?), any Error>]())
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let result = Result<AnyRGBAImage, any Error> { try TextureFile.read(files[i].path, role: files[i].role) }
+            let result = Result<(image: AnyRGBAImage, note: String?), any Error> { try TextureFile.readNoted(files[i].path, role: files[i].role) }
             decoded.withLock { $0[i] = result }
         }
         let images = decoded.withLock { $0 }
-        return try load { path, role in
+        func file(_ path: String, _ role: TextureRole) throws -> (image: AnyRGBAImage, note: String?) {
             try images[files.firstIndex { $0.path == path && $0.role == role }!]!.get()
         }
+        var card = try load { path, role in try file(path, role).image }
+        // Art converted to sRGB is said with the face it is on.
+        if let art, let note = try file(art, .color).note { card.front.note(note) }
+        if let back, let note = try file(back, .color).note { card.back.note(note) }
+        return card
     }
 }

@@ -39,6 +39,11 @@ public struct FaceInput: Sendable {
         self.assumption = assumption
     }
 
+    /// Adds `note` to what is said about the face.
+    public mutating func note(_ note: String) {
+        assumption = assumption.map { "\($0); \(note)" } ?? note
+    }
+
     /// The face from the user's images: art without a mask shines where it is opaque; without art
     /// the `sample` (drawn only then) gives the art, and the mask unless one was given. A mask
     /// given fits the art by ``FaceMap/fitted(_:artWidth:artHeight:parameter:)``'s rules.

@@ -91,9 +91,17 @@ public struct ShadeRequest: Sendable, Equatable {
         }
     }
 
-    /// The face, its files read by ``TextureFile/read(_:role:)``.
+    /// The face, its files read by ``TextureFile/read(_:role:)``; art converted to sRGB is said in
+    /// its assumption.
     public func face() throws -> FaceInput {
-        try face { path, role in try TextureFile.read(path, role: role) }
+        var note: String?
+        var input = try face { path, role in
+            let file = try TextureFile.readNoted(path, role: role)
+            if role == .color { note = file.note }
+            return file.image
+        }
+        if let note { input.note(note) }
+        return input
     }
 
     /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image,
