@@ -25,6 +25,15 @@ static void on_error(j_common_ptr info) {
 
 static void on_message(j_common_ptr info) { (void)info; }  // warnings are not printed
 
+/// `state`'s manager, set to jump back on an error and to print nothing.
+static struct jpeg_error_mgr *error_manager(error_state *state) {
+    struct jpeg_error_mgr *manager = jpeg_std_error(&state->manager);
+    manager->error_exit = on_error;
+    manager->output_message = on_message;
+    state->message[0] = 0;
+    return manager;
+}
+
 void kira_bytes_free(kira_bytes *bytes) {
     if (bytes == NULL) return;
     free(bytes->bytes);
@@ -40,10 +49,7 @@ int kira_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_
     unsigned char *volatile buffer = NULL;
     unsigned long size = 0;
     memset(&info, 0, sizeof info);
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = on_error;
-    error.manager.output_message = on_message;
-    error.message[0] = 0;
+    info.err = error_manager(&error);
     if (setjmp(error.jump)) {
         snprintf(message, KIRA_FORMATS_MESSAGE_SIZE, "%s", error.message[0] ? error.message : "libjpeg error");
         jpeg_destroy_compress(&info);
@@ -84,10 +90,7 @@ int kira_jpeg_decode(const uint8_t *data, size_t size, uint32_t *width, uint32_t
     uint8_t *volatile rows = NULL;
     JOCTET *volatile profile = NULL;
     memset(&info, 0, sizeof info);
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = on_error;
-    error.manager.output_message = on_message;
-    error.message[0] = 0;
+    info.err = error_manager(&error);
     if (setjmp(error.jump)) {
         snprintf(message, KIRA_FORMATS_MESSAGE_SIZE, "%s", error.message[0] ? error.message : "libjpeg error");
         jpeg_destroy_decompress(&info);

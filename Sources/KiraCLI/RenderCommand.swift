@@ -39,11 +39,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         let request = try self.request
-        do {
-            _ = try request.format(ofFile: output.path)
-        } catch {
-            throw ValidationError(error.commandLine)
-        }
+        try output.check { (path: String) throws(RequestError) in try request.format(ofFile: path) }
     }
 
     func run() throws {

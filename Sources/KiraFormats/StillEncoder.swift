@@ -61,9 +61,9 @@ public struct StillEncoder: Sendable, Equatable {
         case .png(let options):
             return try PNGCodec.encode(image, options: options)
         case .webp(let quality, let lossless):
-            return try WebPCodec.encode(Self.eightBit(image), quality: quality, lossless: lossless)
+            return try WebPCodec.encode(image.eightBit, quality: quality, lossless: lossless)
         case .jpeg(let quality, let matte):
-            return try JPEGCodec.encode(Self.eightBit(image).flattened(onto: matte), quality: quality)
+            return try JPEGCodec.encode(image.eightBit.flattened(onto: matte), quality: quality)
         }
     }
 
@@ -92,10 +92,5 @@ public struct StillEncoder: Sendable, Equatable {
         case .rgba8(let image): try write(image, to: path)
         case .rgba16(let image): try write(image, to: path)
         }
-    }
-
-    private static func eightBit<C: ImageChannel>(_ image: RGBAImage<C>) -> RGBAImage<UInt8> {
-        if let image = image as? RGBAImage<UInt8> { return image }
-        return AnyRGBAImage.rgba16(image as! RGBAImage<UInt16>).rgba8
     }
 }

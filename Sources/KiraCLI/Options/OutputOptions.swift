@@ -37,6 +37,16 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
 
     /// The path the output will have, without creating anything (for the input/output check).
     var path: String { output ?? Default.path }
+
+    /// Refuses, as a usage error, an output whose format the request cannot store (`format`
+    /// checks the path: its extension against the request's settings).
+    func check(_ format: (String) throws(RequestError) -> StillFormat) throws {
+        do {
+            _ = try format(path)
+        } catch {
+            throw ValidationError(error.commandLine)
+        }
+    }
 }
 
 /// How the image is stored: bits per channel and compression of a PNG, quality of a WebP or a
