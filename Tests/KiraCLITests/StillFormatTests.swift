@@ -83,12 +83,14 @@ import Testing
             a.webp,textures/front.png,textures/mask.png,5,80x100,70,,
             b.jpg,textures/front.png,textures/mask.png,5,80x100,,40,#102030
             c.png,textures/front.png,textures/mask.png,5,80x100,,40,
+            d.jpg,textures/front.png,textures/mask.png,5,80x100,,,
 
             """.write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
         let batch = try workspace.run("batch", "cards.csv")
         #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stderr.split(separator: "\n").count == 1 && batch.stderr.contains("row 4: JPEG has no transparency"), "\(batch.stderr)")
         for (name, options) in [("a.webp", ["--quality", "70"]), ("b.jpg", ["--width", "40", "--background", "#102030"]),
-                                ("c.png", ["--width", "40"])] {
+                                ("c.png", ["--width", "40"]), ("d.jpg", [])] {
             let render = try CLIRunner.run(["render"] + Workspace.front + ["--tilt-x", "5", "--size", "80x100", "-o", "output/\(name)"] + options,
                                            in: workspace.path)
             #expect(render.status == 0, "\(render.stderr)")
