@@ -82,13 +82,6 @@ struct AnimateCommand: ParsableCommand {
     }
 
     func validate() throws {
-        _ = try request
-        try Check.integer(columns, "--columns", in: 1...100)
-        for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
-            throw ValidationError("output paths must not be empty")
-        }
-        if let apng { try OutputPath.checkPNG(apng, option: "--apng", extensions: ["png", "apng"]) }
-        if let sheet { try OutputPath.checkPNG(sheet, option: "--sheet") }
         // The frames' settings need frames: numbered ones (asked for, or the default when no
         // other output is) or, for the scale, an animated PNG.
         let numbered = outputDirectory != nil || (apng == nil && sheet == nil && videos.video.isEmpty)
@@ -98,6 +91,13 @@ struct AnimateCommand: ParsableCommand {
         if !numbered, apng == nil, !scaling.values.isEmpty {
             throw ValidationError("\(scaling.width != nil ? "--width" : "--height") applies to numbered frames (--output-dir) and --apng; videos take --video-width")
         }
+        _ = try request
+        try Check.integer(columns, "--columns", in: 1...100)
+        for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
+            throw ValidationError("output paths must not be empty")
+        }
+        if let apng { try OutputPath.checkPNG(apng, option: "--apng", extensions: ["png", "apng"]) }
+        if let sheet { try OutputPath.checkPNG(sheet, option: "--sheet") }
     }
 
     func run() throws {

@@ -109,3 +109,24 @@ import Testing
         #expect(try PNGCodec.read(workspace.file("out.png")) == plain)
     }
 }
+
+extension MaskRulesTests {
+    /// A catalogue reads art through its texture cache: converted there as `kira render` converts
+    /// it, the same file as a mask not converted.
+    @Test func batchConvertsArtAsRenderDoes() throws {
+        let workspace = try Workspace(empty: ())
+        let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"))))
+        try Data(ColorChunks.retagged(try PNGCodec.encode(Self.art()), with: [("iCCP", adobe)])).write(to: URL(fileURLWithPath: workspace.file("art.png")))
+        try PNGCodec.write(Self.art(), to: workspace.file("plain.png"))
+        try "output,art,mask,tilt_x\nb.png,art.png,art.png,5\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        let batch = try workspace.run("batch", "cards.csv")
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let render = try workspace.run("render", "--art", "art.png", "--mask", "art.png", "--tilt-x", "5", "-o", "r.png")
+        #expect(render.status == 0 && render.stderr.contains("converted to sRGB"), "\(render.stderr)")
+        let plain = try workspace.run("render", "--art", "plain.png", "--mask", "art.png", "--tilt-x", "5", "-o", "p.png")
+        #expect(plain.status == 0)
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: workspace.file(name))) }
+        #expect(try bytes("b.png") == bytes("r.png"))
+        #expect(try bytes("b.png") != bytes("p.png"))
+    }
+}

@@ -134,4 +134,17 @@ import Testing
             #expect(try !PNGChunks.parse(try bytes(workspace, name), name: name).map(\.type).contains("sRGB"), "\(name)")
         }
     }
+
+    /// The frames' settings need frames to apply to.
+    @Test(arguments: [
+        (["--video", "output/v.mp4", "--width", "40"], "--width applies to numbered frames (--output-dir) and --apng"),
+        (["--apng", "output/a.png", "--frame-format", "webp"], "--frame-format applies to numbered frames"),
+        (["--sheet", "output/s.png", "--lossless"], "--lossless applies to numbered frames"),
+    ])
+    func frameSettingsNeedFrames(arguments: [String], message: String) throws {
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(["animate", "--preset", "seed004-flip", "--size", "60x80"] + arguments, in: workspace.path)
+        #expect(result.status == 2 && result.stderr.contains(message), "\(result.stderr)")
+        #expect(workspace.outputs().isEmpty)
+    }
 }
