@@ -8,7 +8,7 @@ public enum JPEGCodec {
     public static let qualities = 1...100
 
     /// The RGB of `image` as a JPEG file at `quality` (its alpha is ignored: flatten it first,
-    /// ``RGBAImage/flattened(onto:)``), with the ICC profile `profile` (none when empty).
+    /// `RGBAImage.flattened(onto:)`), with the ICC profile `profile` (none when empty).
     public static func encode(_ image: RGBAImage<UInt8>, quality: Int, profile: [UInt8] = ColorProfile.sRGB)
         throws(ImageFileError) -> [UInt8]
     {

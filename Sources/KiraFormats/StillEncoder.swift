@@ -1,7 +1,7 @@
 import KiraImage
 
 /// How a still image is stored: its format with that format's settings, after an optional
-/// downscale (Lanczos, ``RGBAImage/lanczosScaled(width:height:)``). Every file says it is sRGB:
+/// downscale (Lanczos, `RGBAImage.lanczosScaled(width:height:)`). Every file says it is sRGB:
 /// PNGs with an sRGB chunk, WebP and JPEG files with an ICC profile (``ColorProfile/sRGB``).
 public struct StillEncoder: Sendable, Equatable {
     /// The format and its settings.
@@ -46,7 +46,7 @@ public struct StillEncoder: Sendable, Equatable {
 
     /// The file's bytes for `image`.
     ///
-    /// - Throws: ``ImageFileError`` when the width or height asked for is larger than the image's,
+    /// - Throws: ``/KiraImage/ImageFileError`` when the width or height asked for is larger than the image's,
     ///   or the format cannot store it (over WebP's or JPEG's 16383 pixels a side).
     public func encode<C: ImageChannel>(_ image: RGBAImage<C>) throws(ImageFileError) -> [UInt8] {
         if enlarges(width: image.width, height: image.height) {
@@ -75,7 +75,7 @@ public struct StillEncoder: Sendable, Equatable {
         }
     }
 
-    /// Encodes `image` and writes it to `path` atomically (``FileIO/writeAtomically(_:to:)``).
+    /// Encodes `image` and writes it to `path` atomically (``/KiraImage/FileIO/writeAtomically(_:to:)``).
     public func write<C: ImageChannel>(_ image: RGBAImage<C>, to path: String) throws(ImageFileError) {
         let bytes: [UInt8]
         do throws(ImageFileError) {

@@ -10,7 +10,7 @@ public final class APNGSink<Channel: LaneChannel>: FrameSink {
     private let scaledSize: (width: Int, height: Int)?
 
     /// Opens the output (nothing appears at `path` before ``finish()``) for frames of `width` ×
-    /// `height`, stored at `scaledSize` when given (Lanczos, ``RGBAImage/lanczosScaled(width:height:)``).
+    /// `height`, stored at `scaledSize` when given (Lanczos, `RGBAImage.lanczosScaled(width:height:)`).
     public init(path: String, width: Int, height: Int, frameCount: Int, framesPerSecond: Int,
                 scaledSize: (width: Int, height: Int)? = nil) throws {
         let stored = scaledSize ?? (width, height)

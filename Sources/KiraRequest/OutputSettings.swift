@@ -22,7 +22,7 @@ public struct OutputSettings: Sendable, Equatable {
     public var quality: Int?
     /// Store a WebP losslessly.
     public var lossless = false
-    /// The width and height to scale the image down to (``StillEncoder/width``); nil keeps it.
+    /// The width and height to scale the image down to (``/KiraFormats/StillEncoder/width``); nil keeps it.
     public var width: Int?
     public var height: Int?
 

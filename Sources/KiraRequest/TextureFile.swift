@@ -13,7 +13,7 @@ public enum TextureRole: Sendable, Hashable {
 /// Card files read as their role needs.
 public enum TextureFile {
     /// The image of the PNG `bytes` (named `name` in errors) read as `role`: art in sRGB
-    /// (``ColorConversion/toSRGB(_:)``), data as stored.
+    /// (``/KiraFormats/ColorConversion/toSRGB(_:)``), data as stored.
     public static func decode(_ bytes: [UInt8], name: String, role: TextureRole) throws(ImageFileError) -> AnyRGBAImage {
         try decodeNoted(bytes, name: name, role: role).image
     }
