@@ -29,7 +29,7 @@ let nativeCPU: [SwiftSetting] = [
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -38,6 +38,12 @@ let targets: [Target] = [
     .target(name: "KiraGeometry", swiftSettings: nativeCPU),
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
     .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
+    // Still images beyond PNG and colour: WebP and JPEG files, an art's colour profile converted to
+    // sRGB, Lanczos downscaling. KiraImage holds the PNG side (and its files); this module the
+    // four libraries below, so that a user who only needs PNG decoding does not link them.
+    .target(
+        name: "KiraFormats", dependencies: ["KiraImage", "CKiraFormats"],
+        swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
@@ -58,12 +64,12 @@ let targets: [Target] = [
     // table of named parameters that the command line, manifests and HTTP queries all parse.
     .target(
         name: "KiraRequest",
-        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraGeometry", "KiraShader", "KiraArguments"],
+        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
         swiftSettings: nativeCPU),
 
     // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
     // as sinks of the one frame pipeline (KiraRender's FramePipeline).
-    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraVideo"], swiftSettings: nativeCPU),
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
     .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments"], swiftSettings: nativeCPU),
@@ -116,8 +122,39 @@ let targets: [Target] = [
         pkgConfig: "libisal",
         providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
     ),
+    // libwebp with its muxer, the system library (Debian: libwebp-dev): Google's reference
+    // encoder, the one every browser's decoder is tested against; the muxer adds the ICC profile.
+    .systemLibrary(
+        name: "CLibWebP",
+        pkgConfig: "libwebpmux",
+        providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+    ),
+    // libjpeg-turbo, the system library (Debian: libjpeg62-turbo-dev): the libjpeg API with SIMD
+    // kernels, the JPEG codec of every Linux distribution, of Chrome and Firefox.
+    .systemLibrary(
+        name: "CLibJPEG",
+        pkgConfig: "libjpeg",
+        providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+    ),
+    // LittleCMS 2, the system library (Debian: liblcms2-dev): the colour engine of GIMP, Krita,
+    // Inkscape, Ghostscript and Pillow; it reads any ICC profile and converts between them.
+    .systemLibrary(
+        name: "CLibLCMS2",
+        pkgConfig: "lcms2",
+        providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+    ),
+    // FFmpeg's libswscale, the system library (Debian: libswscale-dev): the scaler behind
+    // ffmpeg's scale filter, so stills and APNGs are downscaled with the Lanczos filter videos use.
+    .systemLibrary(
+        name: "CLibSwscale",
+        pkgConfig: "libswscale",
+        providers: [.apt(["libswscale-dev"]), .brew(["ffmpeg"])]
+    ),
     // libpng's classic API behind a setjmp that never leaves C; igzip behind a libdeflate-like API.
     .target(name: "CKiraPNG", dependencies: ["CLibPNG", "CLibISAL"]),
+    // libjpeg behind a setjmp that never leaves C; libwebp, LittleCMS and libswscale calls whose
+    // structures and macros Swift does not import (WebPConfig's presets, lcms2's TYPE_* formats).
+    .target(name: "CKiraFormats", dependencies: ["CLibWebP", "CLibJPEG", "CLibLCMS2", "CLibSwscale"]),
     // Unnamed files (O_TMPFILE) for output that appears whole or not at all, and the one cleanup
     // registry (temporary files, ffmpeg children) that a signal handler empties.
     .target(name: "CKiraFiles"),
@@ -135,10 +172,11 @@ let targets: [Target] = [
     // Helpers shared by the test targets (hand-built PNG files).
     .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
     .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples"],
+        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest"],
         exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),

@@ -210,7 +210,7 @@ static int filter_bits(kira_png_filters filters) {
 }
 
 int kira_png_encode_rgba(const void *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                         int depth, int compression_level, kira_png_filters filters,
+                         int depth, int compression_level, kira_png_filters filters, int srgb,
                          kira_png_buffer *output, char message[KIRA_PNG_MESSAGE_SIZE]) {
     // `volatile`: these are changed after setjmp and read after a longjmp.
     write_state state = {.buffer = output};
@@ -244,6 +244,7 @@ int kira_png_encode_rgba(const void *pixels, uint32_t width, uint32_t height, si
     png_set_filter(png, PNG_FILTER_TYPE_BASE, filter_bits(filters));
     png_set_IHDR(png, info, width, height, depth, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    if (srgb) png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_write_info(png, info);
     if (depth == 16) png_set_swap(png);
 

@@ -1,4 +1,5 @@
 import Dispatch
+import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRender
@@ -28,7 +29,7 @@ public struct Bench {
 
     /// Every path, in the order measured.
     public static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "animate-apng", "encode-frames", "png-encode",
-                            "png-encode-fast", "png-decode"]
+                            "png-encode-fast", "png-decode", "webp-encode", "jpeg-encode", "srgb-convert"]
 
     /// A benchmark of `art` and `mask`; `build` describes the build for the report.
     public init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = [],
@@ -218,6 +219,25 @@ public struct Bench {
             try measure("png-encode-fast", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame, options: .fast) }
         }
         if wants("png-decode") { try measure("png-decode", threads: 1, frames: 1) { _ = try PNGCodec.decode(encoded) } }
+        // The same frame as the lossy formats at the default quality (beside png-encode).
+        let quality = OutputSettings.defaultQuality
+        if wants("webp-encode") {
+            try measure("webp-encode", threads: 1, frames: 1) { _ = try WebPCodec.encode(frame, quality: quality, lossless: false) }
+        }
+        if wants("jpeg-encode") {
+            try measure("jpeg-encode", threads: 1, frames: 1) {
+                _ = try JPEGCodec.encode(frame.flattened(onto: OutputSettings.jpegMatte), quality: quality)
+            }
+        }
+        // Art read as Adobe RGB (1998) would be: its primaries and gamma 2.2 (as gAMA and cHRM),
+        // converted to sRGB on every core; the cost added to png-decode when art is not sRGB.
+        if wants("srgb-convert") {
+            let adobe = PNGColorChunks(gamma: 45455, chromaticities: [31270, 32900, 64000, 33000, 21000, 71000, 15000, 6000])
+            let file = PNGFile(image: .rgba8(frame), hasAlpha: true, colorChunks: adobe)
+            try measure("srgb-convert", threads: TileScheduler.processorCount, frames: 1) {
+                guard case .converted = ColorConversion.toSRGB(file).outcome else { preconditionFailure("not converted") }
+            }
+        }
     }
 
     /// Times `body` `repeats` times and records the best run.

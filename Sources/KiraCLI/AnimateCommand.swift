@@ -27,7 +27,7 @@ struct AnimateCommand: ParsableCommand {
         }
 
         static let preset = entry("preset"), fps = entry("fps"), duration = entry("duration"), loops = entry("loops")
-        static let drag = entry("drag")
+        static let drag = entry("drag"), frameFormat = entry("frame_format")
     }
 
     @Option(name: P.preset.long, help: P.preset.argumentHelp, completion: P.preset.completion) var preset: String
@@ -44,6 +44,9 @@ struct AnimateCommand: ParsableCommand {
         valueName: "dir"))
     var outputDirectory: String?
 
+    @Option(name: P.frameFormat.long, help: P.frameFormat.argumentHelp, completion: P.frameFormat.completion)
+    var frameFormat: String?
+
     @Option(help: ArgumentHelp("Write an animated PNG.", valueName: "path"))
     var apng: String?
 
@@ -56,6 +59,8 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var videos: VideoOptions
     @Option(name: RenderParameters.depth.long, help: RenderParameters.depth.argumentHelp, completion: RenderParameters.depth.completion)
     var depth: String?
+    @OptionGroup var lossy: LossyOptions
+    @OptionGroup var scaling: ScalingOptions
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var memory: MemoryOptions
@@ -67,9 +72,9 @@ struct AnimateCommand: ParsableCommand {
     var request: AnimationRequest {
         get throws {
             let values = given([(P.preset, preset), (P.fps, fps), (P.duration, duration), (P.loops, loops), (P.drag, drag),
-                                (AnimationRequest.parameter(named: "depth")!, depth)])
+                                (AnimationRequest.parameter(named: "depth")!, depth), (P.frameFormat, frameFormat)])
             do {
-                return try AnimationRequest(values: values + card.values + canvas.values + shader.values)
+                return try AnimationRequest(values: values + card.values + canvas.values + shader.values + lossy.values + scaling.values)
             } catch {
                 throw ValidationError(error.commandLine)
             }
@@ -77,6 +82,15 @@ struct AnimateCommand: ParsableCommand {
     }
 
     func validate() throws {
+        // The frames' settings need frames: numbered ones (asked for, or the default when no
+        // other output is) or, for the scale, an animated PNG.
+        let numbered = outputDirectory != nil || (apng == nil && sheet == nil && videos.video.isEmpty)
+        if !numbered, frameFormat != nil || !lossy.values.isEmpty {
+            throw ValidationError("\(frameFormat != nil ? "--frame-format" : lossy.quality != nil ? "--quality" : "--lossless") applies to numbered frames (--output-dir)")
+        }
+        if !numbered, apng == nil, !scaling.values.isEmpty {
+            throw ValidationError("\(scaling.width != nil ? "--width" : "--height") applies to numbered frames (--output-dir) and --apng; videos take --video-width")
+        }
         try videos.check(framesPerSecond: try request.framesPerSecond)
         try Check.integer(columns, "--columns", in: 1...100)
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
@@ -92,16 +106,17 @@ struct AnimateCommand: ParsableCommand {
         let dragPath = try request.loadDrag(budget: memory.budget)
         let timing = try request.timing(drag: dragPath)
         let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.rawValue)" : nil)
-        let framePaths = directory.map { directory in
-            (0..<timing.count).map { "\(directory)/\(FrameDirectory.name($0))" } + ["\(directory)/\(FrameDirectory.indexName)"]
+        let folder = directory.map { FrameDirectory(path: $0, fileExtension: request.frameFormat.extensions[0]) }
+        let framePaths = folder.map { folder in
+            (0..<timing.count).map { "\(folder.path)/\(folder.name($0))" } + ["\(folder.path)/\(FrameDirectory.indexName)"]
         } ?? []
         // Every input against every output, by device and inode, before any work.
         let inputs = request.paths
         try FileIO.checkDistinct(inputs: inputs, outputs: [apng, sheet].compactMap { $0 } + videos.video + framePaths)
         // The numbered frames of an earlier, longer run are removed after this one: none may be an input.
-        if let directory {
-            try FrameDirectory(path: directory).checkReplaceable()
-            let earlier = try FrameDirectory(path: directory).frames(from: timing.count)
+        if let folder, let directory {
+            try folder.checkReplaceable()
+            let earlier = try folder.frames(from: timing.count)
             do throws(ImageFileError) {
                 try FileIO.checkDistinct(inputs: inputs, outputs: earlier)
             } catch {
@@ -119,6 +134,10 @@ struct AnimateCommand: ParsableCommand {
         if let notes = card.assumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }) {
             writeToStandardError("kira animate: \(OptionSpelling.spell(notes))\n")
         }
+        if directory != nil || apng != nil {
+            try request.output.checkScaling(width: scenes[0].canvasWidth, height: scenes[0].canvasHeight)
+        }
+        if directory != nil, let note = request.frameNote { writeToStandardError("kira animate: frames: \(OptionSpelling.spell(note))\n") }
 
         if let outputDirectory {
             try FileIO.makeDirectory(outputDirectory)
@@ -136,23 +155,27 @@ struct AnimateCommand: ParsableCommand {
         // Any failure below stops every ffmpeg and leaves no video behind.
         defer { for encoder in videoEncoders { encoder.cancel() } }
         if request.output.depth == 16 {
-            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt16.self)
+            try render(request, scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt16.self)
         } else {
-            try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt8.self)
+            try render(request, scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt8.self)
         }
     }
 
     /// Renders the frames once into every output asked for: each is a sink that receives every
     /// frame in order; the APNG streams into its file as it goes.
-    private func render<Channel: LaneChannel>(_ scenes: [FrameScene], times: [Double], directory: String?,
+    private func render<Channel: LaneChannel>(_ request: AnimationRequest, _ scenes: [FrameScene], times: [Double], directory: String?,
                                               videoEncoders: [VideoEncoder], batch: Int, fps: Int, as: Channel.Type) throws {
         let progress = ProgressSink<Channel>(ProgressBar(total: scenes.count, label: preset, quiet: quiet))
         var sinks: [any FrameSink<Channel>] = [progress]
         if !videoEncoders.isEmpty { sinks.append(VideoSink<Channel>(videoEncoders)) }
-        if let directory { sinks.append(PNGFramesSink<Channel>(directory: directory, times: times)) }
+        if let directory {
+            sinks.append(FrameFilesSink<Channel>(directory: directory, times: times, encoder: request.frameEncoder,
+                                                 fileExtension: request.frameFormat.extensions[0]))
+        }
         if let apng {
-            sinks.append(try APNGSink<Channel>(path: apng, width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
-                                               frameCount: scenes.count, framesPerSecond: fps))
+            let (width, height) = (scenes[0].canvasWidth, scenes[0].canvasHeight)
+            sinks.append(try APNGSink<Channel>(path: apng, width: width, height: height, frameCount: scenes.count, framesPerSecond: fps,
+                                               scaledSize: request.frameEncoder.scaledSize(width: width, height: height)))
         }
         if let sheet { sinks.append(ContactSheetSink<Channel>(path: sheet, columns: columns, times: times)) }
         try FramePipeline(threads: threads.count, batchSize: batch).render(scenes, to: sinks)

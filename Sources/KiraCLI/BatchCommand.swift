@@ -77,6 +77,11 @@ struct BatchCommand: ParsableCommand {
         for failure in plan.failures { fail(failure.row, failure.output, failure.reason) }
         summary.skipped = plan.skipped
         let jobs = plan.jobs
+        let flattened = jobs.filter { $0.request.outputNote(for: $0.format) != nil }
+        if let first = flattened.first, let note = first.request.outputNote(for: first.format) {
+            let rows = flattened.count == 1 ? "row \(first.row)" : "\(flattened.count) rows (row \(first.row) first)"
+            writeToStandardError("kira batch: \(rows): \(RequestError.spelling(note) { $0 })\n")
+        }
         var done = rows.count - jobs.count
         progress.update(done)
 

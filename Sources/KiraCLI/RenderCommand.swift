@@ -37,15 +37,21 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    func validate() throws { _ = try request }
+    func validate() throws {
+        let request = try self.request
+        try output.check { (path: String) throws(RequestError) in try request.format(ofFile: path) }
+    }
 
     func run() throws {
         let request = try self.request
+        let format = try request.format(ofFile: output.path)
         try InputFiles.checkOutput(output.path, isNotOneOf: request.card.paths)
         let card = try request.card.load(budget: memory.budget)
         let scene = request.scene(for: card)
         if let notes = card.assumptions(showing: scene.visibleSides) { writeToStandardError("kira render: \(OptionSpelling.spell(notes))\n") }
         try request.checkMemory(for: scene, budget: memory.budget)
+        try request.checkOutput(for: scene)
+        if let note = request.outputNote(for: format) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()
         try request.write(try request.render(scene, with: FrameRenderer(threads: threads.count)), to: path)
     }

@@ -57,15 +57,21 @@ struct ShadeCommand: ParsableCommand {
         }
     }
 
-    func validate() throws { _ = try request }
+    func validate() throws {
+        let request = try self.request
+        try output.check { (path: String) throws(RequestError) in try request.format(ofFile: path) }
+    }
 
     func run() throws {
         let request = try self.request
+        let format = try request.format(ofFile: output.path)
         try InputFiles.checkOutput(output.path, isNotOneOf: request.paths)
         try memory.budget.checkDecoding(request.paths)
-        let input = try request.face { try PNGCodec.read($0) }
+        let input = try request.face()
         if let assumption = input.assumption { writeToStandardError("kira shade: \(OptionSpelling.spell(assumption))\n") }
         try request.checkMemory(for: input.face, budget: memory.budget)
+        try request.output.checkScaling(width: input.face.art.width, height: input.face.art.height)
+        if let note = request.outputNote(for: format, face: input.face) { writeToStandardError("kira shade: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()
         try request.write(try request.shade(input.face, with: ShadeRenderer(threads: threads.count)), to: path)
     }

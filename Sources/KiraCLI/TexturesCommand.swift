@@ -34,8 +34,11 @@ struct TexturesCommand: ParsableCommand {
         let (w, h) = (size.width, size.height)
         try PNGCodec.write(SampleCard.front(width: w, height: h), to: "\(outputDirectory)/front.png")
         try PNGCodec.write(SampleCard.back(width: w, height: h), to: "\(outputDirectory)/back.png")
-        try PNGCodec.write(SampleCard.mask(width: w, height: h), to: "\(outputDirectory)/mask.png")
-        try PNGCodec.write(SampleCard.backMask(width: w, height: h), to: "\(outputDirectory)/back-mask.png")
+        // Masks are data, not colours: no sRGB chunk.
+        var data = PNGCodec.EncodingOptions.standard
+        data.marksSRGB = false
+        try PNGCodec.write(SampleCard.mask(width: w, height: h), to: "\(outputDirectory)/mask.png", options: data)
+        try PNGCodec.write(SampleCard.backMask(width: w, height: h), to: "\(outputDirectory)/back-mask.png", options: data)
     }
 }
 

@@ -77,14 +77,14 @@ public struct CataloguePlan {
             recorded.append("\(parameter.name)=\(parameter.kind == .flag ? value.lowercased() : value)")
         }
         try request.validate()
-        try OutputSettings.checkFileName(outputValue, parameter: outputColumn)
+        let format = try request.format(ofFile: outputValue, parameter: outputColumn)
         let output = manifest.resolve(outputValue)
         do {
             try FileIO.checkDistinct(inputs: request.card.paths, outputs: [output])
         } catch {
             throw RequestError(parameter: nil, reason: error.description)
         }
-        return FrameJob(row: row.number, output: output, request: request,
+        return FrameJob(row: row.number, output: output, format: format, request: request,
                         record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]))
     }
 

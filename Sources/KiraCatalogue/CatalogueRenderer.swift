@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
@@ -8,16 +9,19 @@ import KiraRequest
 public struct FrameJob: Sendable {
     /// The manifest row it comes from.
     public var row: Int
-    /// The PNG file to write (its folder is created when missing).
+    /// The file to write (its folder is created when missing).
     public var output: String
-    /// The frame: card, pose, canvas, shader, depth and compression.
+    /// Its format, by its extension.
+    public var format: StillFormat
+    /// The frame: card, pose, canvas, shader, and how it is stored.
     public var request: RenderRequest
     /// The row's record; the texture hashes are filled in from the bytes actually decoded.
     public var record: OutputRecord
 
-    public init(row: Int, output: String, request: RenderRequest, record: OutputRecord) {
+    public init(row: Int, output: String, format: StillFormat = .png, request: RenderRequest, record: OutputRecord) {
         self.row = row
         self.output = output
+        self.format = format
         self.request = request
         self.record = record
     }
@@ -29,7 +33,7 @@ public struct FrameJob: Sendable {
 ///   appearance, so each card's textures are taken from the ``TextureCache`` once and its frames
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
 /// - Batches stream through the one ``FramePipeline``: while the next batch renders on the
-///   ``FrameRenderer``'s threads, the frames before are PNG-encoded and hashed, several at once,
+///   ``FrameRenderer``'s threads, the frames before are encoded and hashed, several at once,
 ///   on other threads, and written on I/O threads (``CatalogueSink``).
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
@@ -100,7 +104,7 @@ public final class CatalogueRenderer {
                     record.textures = faces.hashes
                     return (scene, CatalogueFrame(job: index, output: jobs[index].output,
                                                   inputs: inputs + jobs[index].request.card.paths,
-                                                  encoding: jobs[index].request.output.compression.options, record: record))
+                                                  encoder: jobs[index].request.output.encoder(for: jobs[index].format), record: record))
                 }
                 start += scenes.count
                 let rendered = first.request.output.depth == 16
@@ -156,8 +160,8 @@ public final class CatalogueRenderer {
     /// The faces of a card, each file read once through the cache, and the hashes of the files read.
     private func load(_ textures: CardTextures) throws -> (front: CardFace, back: CardFace, hashes: [String: String]) {
         var hashes: [String: String] = [:]
-        let card = try textures.load { path in
-            let texture = try cache.texture(at: path)
+        let card = try textures.load { path, role in
+            let texture = try cache.texture(at: path, role: role)
             for (role, file) in textures.byRole where file == path { hashes[role] = texture.hash }
             return texture.image
         }

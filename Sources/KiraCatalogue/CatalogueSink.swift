@@ -1,8 +1,9 @@
 import Dispatch
+import KiraFormats
 import KiraImage
 import KiraRender
 
-/// The frames of a catalogue on their way to disk: each PNG-encoded and hashed by the pipeline's
+/// The frames of a catalogue on their way to disk: each encoded (PNG, WebP or JPEG) and hashed by the pipeline's
 /// encoders (several frames at once), then written — record, then output, each flushed to the
 /// disk — on I/O threads, so that `fsync`, which waits for the disk without using a core, never
 /// holds an encoder's core.
@@ -28,20 +29,20 @@ final class CatalogueSink<Channel: LaneChannel>: FrameSink {
     /// Takes back the last `count` announcements, of frames that were not rendered after all.
     func withdraw(_ count: Int) { frames.withLock { $0.removeLast(count) } }
 
-    func makeEncoder() -> FrameEncoder<Channel, Result<(png: [UInt8], hash: String), ImageFileError>> {
+    func makeEncoder() -> FrameEncoder<Channel, Result<(bytes: [UInt8], hash: String), ImageFileError>> {
         let frames = self.frames
         return { image, _, index in
             let frame = frames.withLock { $0[index] }
             do throws(ImageFileError) {
-                let png = try PNGCodec.encode(image, options: frame.encoding)
-                return .success((png, ContentHash.sha256(png)))
+                let encoded = try frame.encoder.encode(image)
+                return .success((encoded, ContentHash.sha256(encoded)))
             } catch {
                 return .failure(ImageFileError(path: frame.output, reason: error.reason))
             }
         }
     }
 
-    func consume(_ image: RGBAImage<Channel>, index: Int, encoded: Result<(png: [UInt8], hash: String), ImageFileError>) throws {
+    func consume(_ image: RGBAImage<Channel>, index: Int, encoded: Result<(bytes: [UInt8], hash: String), ImageFileError>) throws {
         let frame = frames.withLock { $0[index] }
         if let failure = makeDirectory(for: frame.output) {
             outcomes.withLock { $0.append((frame.job, .failed(failure))) }
@@ -52,14 +53,14 @@ final class CatalogueSink<Channel: LaneChannel>: FrameSink {
         writers[frame.job % writers.count].async(group: writes) {
             let outcome: CatalogueRenderer.Outcome
             do throws(ImageFileError) {
-                let png = try encoded.get()
+                let encodedFile = try encoded.get()
                 // The output opens by the catalogue's rule (a FIFO or a device there, or one of the
                 // inputs, fails the row). The record goes first, so that a kill in between leaves an
                 // output that does not match its record (and is made again), never one wrongly up
                 // to date.
                 let file = try AtomicOutputFile(path: frame.output, rule: .catalogue, inputs: frame.inputs)
-                try frame.record.write(for: frame.output, outputHash: png.hash)
-                try file.write(png.png)
+                try frame.record.write(for: frame.output, outputHash: encodedFile.hash)
+                try file.write(encodedFile.bytes)
                 try file.commit()
                 outcome = .rendered
             } catch {
@@ -102,6 +103,6 @@ struct CatalogueFrame: Sendable {
     var output: String
     /// Files no output may be (the manifest, the job's textures).
     var inputs: [String]
-    var encoding: PNGCodec.EncodingOptions
+    var encoder: StillEncoder
     var record: OutputRecord
 }

@@ -1,4 +1,5 @@
 import KiraImage
+import KiraRequest
 
 /// Textures decoded once per file per process, within a memory budget.
 ///
@@ -37,10 +38,12 @@ public final class TextureCache {
         return hash
     }
 
-    /// The decoded texture at `path`.
-    public func texture(at path: String) throws(ImageFileError) -> Texture {
+    /// The decoded texture at `path`, read as `role` (``TextureFile``: art in sRGB, masks as
+    /// stored); a file read in both roles is held once for each.
+    public func texture(at path: String, role: TextureRole = .data) throws(ImageFileError) -> Texture {
         clock += 1
-        let key = Self.key(path)
+        let file = Self.key(path)
+        let key = (role == .color ? "color " : "data ") + file
         if let entry = textures[key] {
             textures[key]?.lastUse = clock
             return entry.texture
@@ -50,9 +53,9 @@ public final class TextureCache {
         if let header = PNGHeader(bytes: bytes), header.decodedBytes > budget {
             throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height): decoded it needs \(MemoryBudget.describe(header.decodedBytes)), over the \(MemoryBudget.describe(budget)) texture cache")
         }
-        let texture = Texture(image: try PNGCodec.decode(bytes, name: path), hash: ContentHash.sha256(bytes))
+        let texture = Texture(image: try TextureFile.decode(bytes, name: path, role: role), hash: ContentHash.sha256(bytes))
         decodes += 1
-        hashes[key] = texture.hash
+        hashes[file] = texture.hash
         let size = Self.byteCount(texture.image)
         while bytesHeld + size > budget, let oldest = textures.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             bytesHeld -= Self.byteCount(oldest.value.texture.image)

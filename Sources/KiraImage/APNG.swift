@@ -48,7 +48,8 @@ public struct APNGFrame: Sendable {
 /// path whole, or not at all (through an atomic output file): only ``finish()`` puts it in place.
 ///
 /// The first frame is the whole canvas and is stored as `IDAT` (the image viewers without APNG
-/// support show); later frames are `fcTL` + `fdAT` chunks and may cover any rectangle.
+/// support show); later frames are `fcTL` + `fdAT` chunks and may cover any rectangle. The file
+/// says its colours are sRGB (an sRGB chunk).
 public final class APNGFileWriter {
     /// Canvas size.
     public let width: Int
@@ -104,6 +105,7 @@ public final class APNGFileWriter {
             header = frame.header
             out += PNGChunks.signature
             PNGChunks.append("IHDR", frame.header, to: &out)
+            PNGChunks.append("sRGB", PNGChunks.sRGBIntent, to: &out)
             PNGChunks.append("acTL", PNGChunks.bigEndian(UInt32(frameCount)) + PNGChunks.bigEndian(plays), to: &out)
         }
         var control = PNGChunks.bigEndian(sequence)

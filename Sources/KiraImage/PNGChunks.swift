@@ -10,6 +10,10 @@ public enum PNGChunks {
 
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
+    /// The data of the sRGB chunk Kira writes: rendering intent 0, perceptual (what image editors
+    /// write; it only matters to a viewer converting sRGB to a smaller gamut).
+    public static let sRGBIntent: [UInt8] = [0]
+
     /// The chunks of a PNG file, with every CRC checked.
     public static func parse(_ bytes: [UInt8], name: String) throws(ImageFileError) -> [Chunk] {
         guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {

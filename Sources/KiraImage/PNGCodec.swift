@@ -73,6 +73,9 @@ public enum PNGCodec {
         public var deflater: Deflater
         /// The deflater for 16-bit images.
         public var sixteenBitDeflater: Deflater
+        /// Whether the file says its colours are sRGB (an sRGB chunk, rendering intent perceptual):
+        /// true for pictures, false for data whose values are not colours (holo masks).
+        public var marksSRGB = true
 
         /// - Precondition: each deflater's level is one of its ``Deflater/levels``.
         public init(filters: Filters = .all, deflater: Deflater = .libdeflate(level: 6),
@@ -157,11 +160,13 @@ public enum PNGCodec {
             if header.output_depth == 16 {
                 var image = RGBAImage<UInt16>(width: width, height: height)
                 try read(decoder, into: &image, name: name)
-                return PNGFile(image: .rgba16(image), hasAlpha: header.has_alpha != 0)
+                return PNGFile(image: .rgba16(image), hasAlpha: header.has_alpha != 0, isGray: header.file_color_type & 2 == 0 && header.file_color_type != 3,
+                               colorChunks: PNGColorChunks.read(bytes))
             } else {
                 var image = RGBAImage<UInt8>(width: width, height: height)
                 try read(decoder, into: &image, name: name)
-                return PNGFile(image: .rgba8(image), hasAlpha: header.has_alpha != 0)
+                return PNGFile(image: .rgba8(image), hasAlpha: header.has_alpha != 0, isGray: header.file_color_type & 2 == 0 && header.file_color_type != 3,
+                               colorChunks: PNGColorChunks.read(bytes))
             }
         }
     }
@@ -206,7 +211,8 @@ public enum PNGCodec {
                          && region.y + region.height <= image.height, "the region must lie inside the image")
         let deflater = options.deflater(bitDepth: C.bitDepth)
         guard case .zlib(let zlibLevel) = deflater else {
-            return try encodeImageData(image, region: region, deflater: deflater, filter: PNGImageData.RowFilter(options.filters))
+            return try encodeImageData(image, region: region, deflater: deflater, filter: PNGImageData.RowFilter(options.filters),
+                                       marksSRGB: options.marksSRGB)
         }
         var output = kira_png_buffer()
         defer { kira_png_buffer_free(&output) }
@@ -218,23 +224,24 @@ public enum PNGCodec {
                 kira_png_encode_rgba(
                     pixels.baseAddress.map { $0 + region.y * rowBytes + region.x * 4 * MemoryLayout<C>.size },
                     UInt32(region.width), UInt32(region.height), rowBytes, Int32(C.bitDepth), level,
-                    options.filters.c, &output, $0)
+                    options.filters.c, options.marksSRGB ? 1 : 0, &output, $0)
             }
         }
         guard ok else { throw ImageFileError(path: "<encoder>", reason: message.text) }
         return Array(UnsafeBufferPointer(start: output.bytes, count: output.count))
     }
 
-    /// A whole PNG — signature, IHDR, one IDAT, IEND — around ``PNGImageData``'s filtered rows,
-    /// compressed by `deflater` (libdeflate or igzip) with rows filtered by `filter` (the APNG
-    /// writer's image data).
+    /// A whole PNG — signature, IHDR, sRGB when `marksSRGB`, one IDAT, IEND — around
+    /// ``PNGImageData``'s filtered rows, compressed by `deflater` (libdeflate or igzip) with rows
+    /// filtered by `filter` (the APNG writer's image data).
     static func encodeImageData<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: Deflater,
-                                   filter: PNGImageData.RowFilter) throws(ImageFileError) -> [UInt8]
+                                   filter: PNGImageData.RowFilter, marksSRGB: Bool = true) throws(ImageFileError) -> [UInt8]
     {
         let data = try PNGImageData.compress(image, region: region, deflater: deflater, filter: filter)
         var png = PNGChunks.signature
-        png.reserveCapacity(8 + 25 + 12 + data.count + 12)
+        png.reserveCapacity(8 + 25 + 13 + 12 + data.count + 12)
         PNGChunks.append("IHDR", PNGChunks.header(width: region.width, height: region.height, bitDepth: C.bitDepth), to: &png)
+        if marksSRGB { PNGChunks.append("sRGB", PNGChunks.sRGBIntent, to: &png) }
         PNGChunks.append("IDAT", data, to: &png)
         PNGChunks.append("IEND", [], to: &png)
         return png
@@ -283,15 +290,21 @@ private struct MessageBuffer {
     }
 }
 
-/// A decoded PNG and whether the file stores alpha.
+/// A decoded PNG, whether the file stores alpha, and what it says about its colours.
 public struct PNGFile: Sendable, Equatable {
-    /// The pixels as RGBA; without stored alpha, the alpha channel is opaque everywhere.
+    /// The pixels as RGBA, as stored; without stored alpha, the alpha channel is opaque everywhere.
     public var image: AnyRGBAImage
     /// Whether the file has an alpha channel (gray+alpha, RGBA) or a tRNS chunk.
     public var hasAlpha: Bool
+    /// Whether the file stores grey levels (gray, gray+alpha): its RGB are one level repeated.
+    public var isGray: Bool
+    /// The file's colour chunks (sRGB, gAMA, cHRM, iCCP).
+    public var colorChunks: PNGColorChunks
 
-    public init(image: AnyRGBAImage, hasAlpha: Bool) {
+    public init(image: AnyRGBAImage, hasAlpha: Bool, isGray: Bool = false, colorChunks: PNGColorChunks = PNGColorChunks()) {
         self.image = image
         self.hasAlpha = hasAlpha
+        self.isGray = isGray
+        self.colorChunks = colorChunks
     }
 }

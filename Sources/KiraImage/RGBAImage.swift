@@ -128,3 +128,26 @@ extension ImageChannel {
         }
     }
 }
+
+extension RGBAImage {
+    /// The image at 8 bits per channel (16-bit channels rounded, as ``AnyRGBAImage/rgba8`` does).
+    package var eightBit: RGBAImage<UInt8> {
+        if let image = self as? RGBAImage<UInt8> { return image }
+        return AnyRGBAImage.rgba16(self as! RGBAImage<UInt16>).rgba8
+    }
+
+    /// Whether every pixel is fully opaque.
+    public var isOpaque: Bool {
+        channels.withUnsafeBufferPointer { c in stride(from: 3, to: c.count, by: 4).allSatisfy { c[$0] == Channel.max } }
+    }
+}
+
+extension AnyRGBAImage {
+    /// Whether every pixel is fully opaque.
+    public var isOpaque: Bool {
+        switch self {
+        case .rgba8(let image): image.isOpaque
+        case .rgba16(let image): image.isOpaque
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import KiraFormats
 import KiraImage
 import KiraRender
 
@@ -6,15 +7,28 @@ import KiraRender
 /// written to the file in order as soon as it is its turn.
 public final class APNGSink<Channel: LaneChannel>: FrameSink {
     private let writer: APNGFileWriter
+    private let scaledSize: (width: Int, height: Int)?
 
-    /// Opens the output (nothing appears at `path` before ``finish()``).
-    public init(path: String, width: Int, height: Int, frameCount: Int, framesPerSecond: Int) throws {
-        writer = try APNGFileWriter(path: path, width: width, height: height, frameCount: frameCount,
+    /// Opens the output (nothing appears at `path` before ``finish()``) for frames of `width` ×
+    /// `height`, stored at `scaledSize` when given (Lanczos, `RGBAImage.lanczosScaled(width:height:)`).
+    public init(path: String, width: Int, height: Int, frameCount: Int, framesPerSecond: Int,
+                scaledSize: (width: Int, height: Int)? = nil) throws {
+        let stored = scaledSize ?? (width, height)
+        writer = try APNGFileWriter(path: path, width: stored.width, height: stored.height, frameCount: frameCount,
                                     framesPerSecond: framesPerSecond)
+        self.scaledSize = scaledSize
     }
 
     public func makeEncoder() -> FrameEncoder<Channel, APNGFrame> {
-        { frame, previous, _ in try APNGFrame.encode(frame, after: previous?.image, candidates: previous?.changes) }
+        guard let size = scaledSize else {
+            return { frame, previous, _ in try APNGFrame.encode(frame, after: previous?.image, candidates: previous?.changes) }
+        }
+        // The frame before is scaled again beside this one (frames are encoded in any order, on
+        // several threads); where they differ is found on the scaled pixels.
+        return { frame, previous, _ in
+            try APNGFrame.encode(try frame.lanczosScaled(width: size.width, height: size.height),
+                                 after: try previous?.image.lanczosScaled(width: size.width, height: size.height))
+        }
     }
 
     public func consume(_ frame: RGBAImage<Channel>, index: Int, encoded: APNGFrame) throws {

@@ -7,7 +7,7 @@ public struct CardFace: Sendable {
     public var art: AnyRGBAImage
     public var mask: AnyRGBAImage
     /// The height map of foils that read one (``/KiraShader/FoilShader/readsHeight``; without it they read the
-    /// mask's): any size of the art's aspect ratio (``FoilMapShape``).
+    /// mask's): any size of the art's aspect ratio (``FaceMapShape``).
     public var foilMap: AnyRGBAImage?
 
     public init(art: AnyRGBAImage, mask: AnyRGBAImage, foilMap: AnyRGBAImage? = nil) {

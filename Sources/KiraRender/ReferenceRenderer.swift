@@ -23,7 +23,7 @@ public enum ReferenceRenderer {
         guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
         guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
         if let problem = parameters.problem { throw RenderError.invalidParameters(problem) }
-        try FoilMapShape.check(foilMap, art: SIMD2(art.width, art.height))
+        try FaceMapShape.check(foilMap, art: SIMD2(art.width, art.height))
         let shading = Shading(art: art, mask: mask, foilMap: foilMap, normal: normal, parameters: parameters,
                               premultiplied: premultiplied)
         return FoilRegistry.with(parameters.foil, ShadeWithFoil<In, M, Out>(shading: shading))

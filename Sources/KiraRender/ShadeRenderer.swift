@@ -40,7 +40,7 @@ public final class ShadeRenderer {
     /// have any size: it is sampled nearest-neighbour, clamped to its edges, as the original shader
     /// does. So is `foilMap`, the height map of foils that read one
     /// (``/KiraShader/FoilShader/readsHeight``; without it they read the mask's), which must have
-    /// the art's aspect ratio (``FoilMapShape``).
+    /// the art's aspect ratio (``FaceMapShape``).
     public func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage? = nil, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
@@ -105,7 +105,7 @@ public final class ShadeRenderer {
         guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
         guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
         if let problem = parameters.problem { throw RenderError.invalidParameters(problem) }
-        try FoilMapShape.check(foilMap, art: SIMD2(art.width, art.height))
+        try FaceMapShape.check(foilMap, art: SIMD2(art.width, art.height))
     }
 
     /// Runs the kernel of the parameters' foil over every tile for the frames of `normals`;

@@ -1,5 +1,6 @@
 import KiraAnimation
 import KiraArguments
+import KiraFormats
 import KiraImage
 import KiraRender
 
@@ -19,6 +20,8 @@ public struct AnimationRequest: Sendable, Equatable {
     public var canvas = CanvasSettings()
     public var shader = ShaderSettings()
     public var output = OutputSettings()
+    /// The format of numbered frames.
+    public var frameFormat = StillFormat.png
 
     public init(preset: AnimationPreset? = nil) {
         self.preset = preset
@@ -44,8 +47,12 @@ public struct AnimationRequest: Sendable, Equatable {
         + CardTextures.parameters.map { $0.lifted(\.card) }
         + CanvasSettings.parameters.map { $0.lifted(\.canvas) }
         + ShaderSettings.parameters.map { $0.lifted(\.shader) }
-        // Frames are written as the outputs need (numbered PNGs and APNGs compress fast): only the depth is chosen.
+        // Frames are compressed as the outputs need (numbered PNGs and APNGs compress fast): the
+        // depth, the lossy formats' settings and the scale are chosen.
         + OutputSettings.parameters.filter { $0.name == "depth" }.map { $0.lifted(\.output) }
+        + [.choice("frame_format", \.frameFormat, words: [("png", .png), ("webp", .webp), ("jpg", .jpeg)], default: .png,
+                   help: "The format of numbered frames: png, webp or jpg (default: png).")]
+        + OutputSettings.formatParameters.map { $0.lifted(\.output) }
 
     /// ``loops`` as a plain number for its entry: 0 is unset.
     private var loopCount: Int {
@@ -78,11 +85,26 @@ public struct AnimationRequest: Sendable, Equatable {
             }
             guard duration == nil else { throw RequestError(parameter: nil, reason: "give {loops} or {duration}, not both") }
         }
+        try output.validate()
+        try output.check(for: frameFormat)
         if drag != nil, !preset.usesDrag {
             let users = AnimationPreset.allCases.filter(\.usesDrag).map(\.rawValue).joined(separator: ", ")
             throw RequestError(parameter: "drag", reason: "\(preset.rawValue) does not follow a drag; the presets that do: \(users)")
         }
         try canvas.validate()
+    }
+
+    /// The encoder of numbered frames.
+    public var frameEncoder: StillEncoder {
+        var settings = output
+        settings.compression = .fast  // numbered frames are many: compressed as an APNG's are
+        return settings.encoder(for: frameFormat)
+    }
+
+    /// What writing frames as ``frameFormat`` does that the user may not expect (a JPEG flattens a
+    /// transparent background), with parameters written `{name}`; nil when nothing.
+    public var frameNote: String? {
+        OutputSettings.note(for: frameFormat, transparent: canvas.background == .transparent)
     }
 
     /// The files read: the card's and the drag.

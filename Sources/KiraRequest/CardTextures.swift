@@ -21,10 +21,10 @@ public struct CardTextures: Hashable, Sendable {
     }
 
     static let parameters: [RequestParameter<CardTextures>] = [
-        .path("art", \.art, help: "Front art (PNG; default: the built-in sample card)."),
-        .path("mask", \.mask, help: "Front holo mask (PNG, any size; white = full shine; default: the art's alpha)."),
+        .path("art", \.art, help: "Front art (PNG; converted to sRGB if it says it is in another space; default: the built-in sample card)."),
+        .path("mask", \.mask, help: "Front holo mask (PNG of the art's aspect ratio; white = full shine, grey less, colour tints; transparent = none; default: the art's alpha)."),
         .path("back", \.back, help: "Back art (PNG; default: a plain back in the art's mean colour)."),
-        .path("back_mask", \.backMask, help: "Back holo mask (PNG; default: the back art's alpha)."),
+        .path("back_mask", \.backMask, help: "Back holo mask (PNG of the back's aspect ratio; default: the back art's alpha)."),
         .path("foil_map", \.foilMap, help: FaceInput.foilMapHelp),
     ]
 
@@ -36,6 +36,25 @@ public struct CardTextures: Hashable, Sendable {
         }
     }
 
+    /// How the file of the parameter `role` is read: art as colour, masks as data.
+    public static func textureRole(of role: String) -> TextureRole {
+        role == "art" || role == "back" ? .color : .data
+    }
+
+    /// Each file given with how it is read, each pair once.
+    public var files: [(path: String, role: TextureRole)] {
+        var seen = Set<FileKey>()
+        return byRole.compactMap { role, path in
+            let key = FileKey(path: path, role: Self.textureRole(of: role))
+            return seen.insert(key).inserted ? (path, key.role) : nil
+        }
+    }
+
+    private struct FileKey: Hashable {
+        let path: String
+        let role: TextureRole
+    }
+
     /// The files given.
     public var paths: [String] { byRole.map(\.path) }
 
@@ -43,42 +62,54 @@ public struct CardTextures: Hashable, Sendable {
     /// - no art: the built-in sample card (its front and back, and their masks unless given);
     /// - art without a mask: the art shines where it is opaque (its alpha is the mask);
     /// - art without a back: a plain back in the art's mean colour, without shine (`PlainBack`);
-    /// - a back without a back mask: the back shines where it is opaque.
-    /// - a foil map is the front's, of the art's aspect ratio; without one, the sample card's is
-    ///   its art.
-    /// The sample card's textures are never mixed into a user's card. Files are read in the order
-    /// art, mask, back, back mask, foil map, so the first that fails is the one reported.
-    public func load(read: (String) throws -> AnyRGBAImage) throws -> LoadedCard {
-        let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
-        let backImage = try back.map { try read($0) }, backMaskImage = try backMask.map { try read($0) }
-        let foilMapImage = try foilMap.map { try read($0) }
-        var front = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") { BuiltInCard.front }
+    /// - a back without a back mask: the back shines where it is opaque;
+    /// - a foil map is the front's; without one, the sample card's is its art.
+    /// Masks and the foil map fit their art by ``FaceMap/fitted(_:artWidth:artHeight:parameter:)``'s rules. The
+    /// sample card's textures are never mixed into a user's card. Files are read through `read`
+    /// (art as ``TextureRole/color``, masks as ``TextureRole/data``) in the order art, mask, back,
+    /// back mask, foil map, so the first that fails is the one reported.
+    public func load(read: (String, TextureRole) throws -> AnyRGBAImage) throws -> LoadedCard {
+        let artImage = try art.map { try read($0, .color) }, maskImage = try mask.map { try read($0, .data) }
+        let backImage = try back.map { try read($0, .color) }, backMaskImage = try backMask.map { try read($0, .data) }
+        let foilMapImage = try foilMap.map { try read($0, .data) }
+        var front = try FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") { BuiltInCard.front }
         try front.use(foilMap: foilMapImage)
         if back == nil, art != nil {
             let plain = PlainBack(for: front.face.art)
+            let mask = try backMaskImage.map { map throws(RequestError) in
+                try FaceMap.fitted(map, artWidth: plain.image.width, artHeight: plain.image.height, parameter: "back_mask")
+            }
             return LoadedCard(front: front, back: FaceInput(
-                face: CardFace(art: .rgba8(plain.image), mask: backMaskImage ?? .rgba8(PlainBack.noShine)),
+                face: CardFace(art: .rgba8(plain.image), mask: mask ?? .rgba8(PlainBack.noShine)),
                 assumption: "no {back}: a plain back in the art's mean colour \(plain.hex)"))
         }
-        let backFace = FaceInput.resolve(art: back.map { ($0, backImage!) }, mask: backMaskImage, maskParameter: "back_mask") {
+        let backFace = try FaceInput.resolve(art: back.map { ($0, backImage!) }, mask: backMaskImage, maskParameter: "back_mask") {
             BuiltInCard.back
         }
         return LoadedCard(front: front, back: backFace)
     }
 
-    /// ``load(read:)`` from the files, decoded all at once: a 1260×1760 PNG takes about 50 ms to
-    /// decode and a card has up to four. Failures are reported as reading them one by one would.
-    /// The files' bytes and decoded images must fit `budget` together, as their headers declare
-    /// them: what does not is refused before anything is decoded.
+    /// ``load(read:)`` from the files (``TextureFile/read(_:role:)``), decoded all at once: a
+    /// 1260×1760 PNG takes about 50 ms to decode and a card has up to four. Failures are reported
+    /// as reading them one by one would. The files' bytes and decoded images must fit `budget`
+    /// together, as their headers declare them: what does not is refused before anything is
+    /// decoded.
     public func load(budget: MemoryBudget = .standard) throws -> LoadedCard {
         try budget.checkDecoding(paths)
-        let files = Array(Set(paths))
-        let decoded = Locked([String: Result<AnyRGBAImage, any Error>]())
+        let files = self.files
+        let decoded = Locked([Int: Result<(image: AnyRGBAImage, note: String?), any Error>]())
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let result = Result<AnyRGBAImage, any Error> { try PNGCodec.read(files[i]) }
-            decoded.withLock { $0[files[i]] = result }
+            let result = Result<(image: AnyRGBAImage, note: String?), any Error> { try TextureFile.readNoted(files[i].path, role: files[i].role) }
+            decoded.withLock { $0[i] = result }
         }
         let images = decoded.withLock { $0 }
-        return try load { path in try images[path]!.get() }
+        func file(_ path: String, _ role: TextureRole) throws -> (image: AnyRGBAImage, note: String?) {
+            try images[files.firstIndex { $0.path == path && $0.role == role }!]!.get()
+        }
+        var card = try load { path, role in try file(path, role).image }
+        // Art converted to sRGB is said with the face it is on.
+        if let art, let note = try file(art, .color).note { card.front.note(note) }
+        if let back, let note = try file(back, .color).note { card.back.note(note) }
+        return card
     }
 }

@@ -21,8 +21,10 @@ public struct LoadedCard: Sendable {
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
-    /// The bytes of the decoded textures.
-    public var byteCount: Int { front.face.byteCount + back.face.byteCount }
+    /// The bytes of the four decoded textures.
+    public var byteCount: Int {
+        front.face.art.byteCount + front.face.mask.byteCount + back.face.art.byteCount + back.face.mask.byteCount
+    }
 }
 
 /// One face as read, and what was assumed for it.
@@ -37,31 +39,39 @@ public struct FaceInput: Sendable {
         self.assumption = assumption
     }
 
+    /// Adds `note` to what is said about the face.
+    public mutating func note(_ note: String) {
+        assumption = assumption.map { "\($0); \(note)" } ?? note
+    }
+
     /// The face from the user's images: art without a mask shines where it is opaque; without art
-    /// the `sample` (drawn only then) gives the art, and the mask unless one was given.
+    /// the `sample` (drawn only then) gives the art, and the mask unless one was given. A mask
+    /// given fits the art by ``FaceMap/fitted(_:artWidth:artHeight:parameter:)``'s rules.
     public static func resolve(art: (path: String, image: AnyRGBAImage)?, mask: AnyRGBAImage?, maskParameter: String,
-                               sample: () -> CardFace) -> FaceInput {
+                               sample: () -> CardFace) throws(RequestError) -> FaceInput {
         guard let art else {
             let sample = sample()
-            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask, foilMap: sample.foilMap))
+            let fitted = try mask.map { map throws(RequestError) in
+                try FaceMap.fitted(map, artWidth: sample.art.width, artHeight: sample.art.height, parameter: maskParameter)
+            }
+            return FaceInput(face: CardFace(art: sample.art, mask: fitted ?? sample.mask, foilMap: sample.foilMap))
         }
-        if let mask { return FaceInput(face: CardFace(art: art.image, mask: mask)) }
+        if let mask {
+            let fitted = try FaceMap.fitted(mask, artWidth: art.image.width, artHeight: art.image.height, parameter: maskParameter)
+            return FaceInput(face: CardFace(art: art.image, mask: fitted))
+        }
         return FaceInput(face: CardFace(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
                          assumption: "no {\(maskParameter)}: the shine covers \(art.path) where it is opaque (its alpha as the mask)")
     }
 
     /// The help of the foil map's parameter.
     static let foilMapHelp =
-        "Height map for the etched foil (PNG, any size of the art's aspect ratio; default: the mask; the built-in card's art)."
+        "Height map for the etched foil (PNG of the art's aspect ratio, a smaller one upscaled; default: the mask; the built-in card's art)."
 
-    /// Takes `foilMap` (if any) as the face's foil map; refuses one whose aspect ratio is not the
-    /// art's, naming both sizes.
+    /// Takes `foilMap` (if any) as the face's foil map, fitted to the art by the masks' rules
+    /// (``FaceMap/fitted(_:artWidth:artHeight:parameter:)``).
     public mutating func use(foilMap: AnyRGBAImage?) throws(RequestError) {
         guard let foilMap else { return }
-        let map = SIMD2(foilMap.width, foilMap.height), art = SIMD2(face.art.width, face.art.height)
-        guard FoilMapShape.fits(map: map, art: art) else {
-            throw RequestError(parameter: "foil_map", reason: "is \(map.x)×\(map.y) and the art \(art.x)×\(art.y): a foil map may have any size of the art's aspect ratio")
-        }
-        face.foilMap = foilMap
+        face.foilMap = try FaceMap.fitted(foilMap, artWidth: face.art.width, artHeight: face.art.height, parameter: "foil_map")
     }
 }

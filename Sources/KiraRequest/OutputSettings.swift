@@ -1,8 +1,11 @@
+import KiraFormats
 import KiraImage
+import KiraRender
 
-/// How a frame is stored: bits per channel and PNG compression.
+/// How a frame is stored: its format's settings (the format itself comes from the file's
+/// extension, ``format(ofFile:parameter:)``) and the size it is scaled down to.
 public struct OutputSettings: Sendable, Equatable {
-    /// How hard the PNG is compressed.
+    /// How hard a PNG is compressed.
     public enum Compression: String, Sendable, CaseIterable {
         /// libdeflate level 6 with adaptive filters (zlib level 6 at 16 bits): the smaller file.
         case standard
@@ -15,25 +18,122 @@ public struct OutputSettings: Sendable, Equatable {
     /// 8 or 16.
     public var depth = 8
     public var compression = Compression.standard
+    /// The quality of a lossy WebP (0...100) or a JPEG (1...100); nil is ``defaultQuality``.
+    public var quality: Int?
+    /// Store a WebP losslessly.
+    public var lossless = false
+    /// The width and height to scale the image down to (``/KiraFormats/StillEncoder/width``); nil keeps it.
+    public var width: Int?
+    public var height: Int?
 
-    public init(depth: Int = 8, compression: Compression = .standard) {
+    public init(depth: Int = 8, compression: Compression = .standard, quality: Int? = nil, lossless: Bool = false,
+                width: Int? = nil, height: Int? = nil) {
         self.depth = depth
         self.compression = compression
+        self.quality = quality
+        self.lossless = lossless
+        self.width = width
+        self.height = height
     }
+
+    /// The quality when none is given: where a card's text and edges stay clean at about a
+    /// tenth of the PNG's size (WebP and JPEG alike; docs/formats.md has the sizes).
+    public static let defaultQuality = 85
+
+    /// The colour a JPEG's transparent pixels are flattened onto: white, the page of a shop's
+    /// listing. (A background colour given for the canvas leaves nothing to flatten.)
+    public static let jpegMatte = SIMD3<UInt8>(255, 255, 255)
 
     static let parameters: [RequestParameter<OutputSettings>] = [
         .choice("depth", \.depth, words: [("8", 8), ("16", 16)], default: 8, help: "Bits per channel of the output PNG: 8 or 16 (default: 8)."),
         .choice("compression", \.compression, default: .standard,
                 help: "PNG compression: standard (libdeflate level 6, adaptive filters; zlib level 6 at 16 bits) or fast (igzip level 2, Paeth filter: several times faster to write, larger files) (default: standard)."),
+    ] + formatParameters
+
+    /// The entries of the lossy formats and of scaling, which animations take too.
+    static let formatParameters: [RequestParameter<OutputSettings>] = [
+        .integer("quality", \.quality, in: 0...100, valueName: "q",
+                 help: "Quality of a .webp (0...100) or .jpg (1...100) output; higher is larger and closer (default: \(defaultQuality))."),
+        .flag("lossless", \.lossless, help: "Store a .webp output losslessly."),
+        .integer("width", \.width, in: 1...CanvasSettings.maxSide, valueName: "px",
+                 help: "Scale the image down to this width (Lanczos, aspect kept; with {height}, to fit both) (default: as rendered)."),
+        .integer("height", \.height, in: 1...CanvasSettings.maxSide, valueName: "px",
+                 help: "Scale the image down to this height (Lanczos, aspect kept; with {width}, to fit both) (default: as rendered)."),
     ]
 
     /// Bytes per channel.
     public var channelBytes: Int { depth / 8 }
+
+    /// The checks between values.
+    func validate() throws(RequestError) {
+        if quality != nil, lossless { throw RequestError(parameter: nil, reason: "give {quality} or {lossless}, not both") }
+    }
+
+    /// Refuses settings that `format` cannot store or does not use.
+    public func check(for format: StillFormat) throws(RequestError) {
+        if depth == 16, !format.hasSixteenBits {
+            throw RequestError(parameter: "depth", reason: "16 needs a .png output: \(format.name) stores 8 bits a channel")
+        }
+        if lossless, format != .webp { throw RequestError(parameter: "lossless", reason: "applies to .webp outputs, not \(format.name)") }
+        if let quality {
+            guard format != .png else { throw RequestError(parameter: "quality", reason: "applies to .webp and .jpg outputs (a PNG is lossless)") }
+            if format == .jpeg, quality == 0 { throw RequestError(parameter: "quality", reason: "must be between 1 and 100 for a JPEG, not 0") }
+        }
+        if compression != .standard, format != .png {
+            throw RequestError(parameter: "compression", reason: "applies to .png outputs, not \(format.name)")
+        }
+    }
+
+    /// The encoder of `format` with these settings.
+    public func encoder(for format: StillFormat) -> StillEncoder {
+        let encoding: StillEncoder.Encoding = switch format {
+        case .png: .png(compression.options)
+        case .webp: .webp(quality: quality ?? Self.defaultQuality, lossless: lossless)
+        case .jpeg: .jpeg(quality: max(1, quality ?? Self.defaultQuality), matte: Self.jpegMatte)
+        }
+        return StillEncoder(encoding, width: width, height: height)
+    }
+
+    /// The memory scaling a `width` × `height` image down takes beside it: a 16-bit copy (a
+    /// transparent image is scaled premultiplied at 16 bits), and the smaller image. None when
+    /// nothing is scaled.
+    public func scalingBytes(width: Int, height: Int) -> Int {
+        guard self.width != nil || self.height != nil else { return 0 }
+        return 2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 2)
+    }
+
+    /// Refuses a {width} or {height} larger than a `width` × `height` image: Kira scales down only.
+    public func checkScaling(width: Int, height: Int) throws(RequestError) {
+        if let w = self.width, w > width {
+            throw RequestError(parameter: "width", reason: "\(w) is wider than the \(width)×\(height) image; it scales down only (a larger {size} draws more detail)")
+        }
+        if let h = self.height, h > height {
+            throw RequestError(parameter: "height", reason: "\(h) is taller than the \(width)×\(height) image; it scales down only (a larger {size} draws more detail)")
+        }
+    }
+
+    /// What storing an image in `format` does that the user may not expect, with parameters
+    /// written `{name}`: a JPEG flattens transparency onto white. Nil when nothing.
+    public static func note(for format: StillFormat, transparent: Bool) -> String? {
+        guard format == .jpeg, transparent else { return nil }
+        return "JPEG has no transparency: transparent pixels are flattened onto white (give {background} to choose, or write .png or .webp)"
+    }
 }
 
 extension OutputSettings {
+    /// The format of the file `path` by its extension (.png, .webp, .jpg or .jpeg, any case; none
+    /// is PNG); refuses a path that names no file, or another extension.
+    public static func format(ofFile path: String, parameter: String) throws(RequestError) -> StillFormat {
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw RequestError(parameter: parameter, reason: "must name a file") }
+        guard let format = StillFormat(fileName: path) else {
+            throw RequestError(parameter: parameter, reason: "\(path): Kira writes .png, .webp and .jpg (or .jpeg) files; name it one of those")
+        }
+        return format
+    }
+
     /// Refuses a file name that Kira cannot write as `parameter`: empty, ending in a slash, or with
     /// an extension other than `extensions` (a file named `.jpg` holding PNG bytes would lie).
+    /// For the outputs that are PNG only (an animated PNG, a contact sheet).
     public static func checkFileName(_ path: String, parameter: String, extensions: [String] = ["png"]) throws(RequestError) {
         guard !path.isEmpty, !path.hasSuffix("/") else { throw RequestError(parameter: parameter, reason: "must name a file") }
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -41,7 +141,7 @@ extension OutputSettings {
         let suffix = name[name.index(after: dot)...].lowercased()
         guard extensions.contains(suffix) else {
             throw RequestError(parameter: parameter,
-                               reason: "\(path): Kira writes PNG files only; name it .\(extensions[0]) (convert afterwards for .\(suffix))")
+                               reason: "\(path): this output is a PNG; name it .\(extensions[0]) (convert afterwards for .\(suffix))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRender
@@ -81,6 +82,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The checks between values (each value was checked when it was set).
     public func validate() throws(RequestError) {
         try canvas.validate()
+        try output.validate()
     }
 
     /// The values that differ from the defaults, canonically spelled, in ``parameters``' order:
@@ -108,11 +110,11 @@ public struct RenderRequest: Sendable, Equatable {
     }
 
     /// The memory a render of `scene` takes at its peak: the textures, the renderer's canvas and
-    /// shaded faces, and the encoded file (at most about the raw canvas).
+    /// shaded faces, the encoded file (at most about the raw canvas), and the scaler's copy.
     public func estimatedPeakBytes(for scene: FrameScene) -> Int {
         let inputs = scene.front.byteCount + scene.back.byteCount
         return inputs + FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes)
-            + scene.canvasBytes(channelBytes: output.channelBytes)
+            + scene.canvasBytes(channelBytes: output.channelBytes) + output.scalingBytes(width: scene.canvasWidth, height: scene.canvasHeight)
     }
 
     /// Refuses `scene` when its render would not fit `budget`.
@@ -133,22 +135,44 @@ public struct RenderRequest: Sendable, Equatable {
         return .rgba8(image)
     }
 
-    /// The file's bytes for `image`.
-    public func encode(_ image: AnyRGBAImage) throws(ImageFileError) -> [UInt8] {
-        try PNGCodec.encode(image, options: output.compression.options)
+    /// The format of the file `path` (by its extension), checked against the request's output
+    /// settings; `parameter` names the path in errors.
+    public func format(ofFile path: String, parameter: String = "output") throws(RequestError) -> StillFormat {
+        let format = try OutputSettings.format(ofFile: path, parameter: parameter)
+        try output.check(for: format)
+        return format
     }
 
-    /// Writes `image` to `path` as the request stores frames, atomically.
-    public func write(_ image: AnyRGBAImage, to path: String) throws(ImageFileError) {
-        try PNGCodec.write(image, to: path, options: output.compression.options)
+    /// Refuses to store `scene`'s frame as asked: a {width} or {height} larger than its canvas.
+    public func checkOutput(for scene: FrameScene) throws(RequestError) {
+        try output.checkScaling(width: scene.canvasWidth, height: scene.canvasHeight)
+    }
+
+    /// What storing the frame as `format` does that the user may not expect (a JPEG flattens a
+    /// transparent background), with parameters written `{name}`; nil when nothing.
+    public func outputNote(for format: StillFormat) -> String? {
+        OutputSettings.note(for: format, transparent: canvas.background == .transparent)
+    }
+
+    /// The file's bytes for `image` as `format` (a PNG by default).
+    public func encode(_ image: AnyRGBAImage, as format: StillFormat = .png) throws(ImageFileError) -> [UInt8] {
+        try output.encoder(for: format).encode(image)
+    }
+
+    /// Writes `image` to `path` as the request stores frames, in the format of the path's
+    /// extension, atomically.
+    public func write(_ image: AnyRGBAImage, to path: String) throws {
+        try output.encoder(for: try format(ofFile: path)).write(image, to: path)
     }
 
     /// Reads the card, renders its frame and writes it to `path`: what `kira render` does.
     public func write(to path: String, threads: Int = TileScheduler.processorCount, budget: MemoryBudget = .standard) throws {
+        let format = try format(ofFile: path)
         try FileIO.checkDistinct(inputs: card.paths, outputs: [path])
         let scene = scene(for: try card.load(budget: budget))
         try checkMemory(for: scene, budget: budget)
-        try write(try render(scene, with: FrameRenderer(threads: threads)), to: path)
+        try checkOutput(for: scene)
+        try output.encoder(for: format).write(try render(scene, with: FrameRenderer(threads: threads)), to: path)
     }
 }
 

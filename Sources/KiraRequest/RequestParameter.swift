@@ -110,6 +110,17 @@ extension RequestParameter {
              canonical: { $0[keyPath: path] == `default` ? nil : String($0[keyPath: path]) })
     }
 
+    /// A whole number within `range` that is unset (nil) by default, stored at `path`.
+    public static func integer(
+        _ name: String, _ path: WritableKeyPath<Root, Int?> & Sendable, in range: ClosedRange<Int>, valueName: String, help: String
+    ) -> Self {
+        Self(name: name, valueName: valueName, help: help, kind: .integer,
+             store: { (root: inout Root, text: String) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name)
+             },
+             canonical: { $0[keyPath: path].map { String($0) } })
+    }
+
     /// One of a fixed set of words, each naming a value, stored at `path`.
     public static func choice<V: Equatable & Sendable>(
         _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], default: V, help: String

@@ -1,4 +1,5 @@
 import KiraArguments
+import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRender
@@ -31,8 +32,8 @@ public struct ShadeRequest: Sendable, Equatable {
     }
 
     public static let parameters: [RequestParameter<ShadeRequest>] = [
-        .path("art", \.art, help: "The card art (PNG; default: the built-in sample card's front, or its back with {back})."),
-        .path("mask", \.mask, help: "The holo mask (PNG, any size; white = full shine; default: the art's alpha, or the sample's mask)."),
+        .path("art", \.art, help: "The card art (PNG; converted to sRGB if it says it is in another space; default: the built-in sample card's front, or its back with {back})."),
+        .path("mask", \.mask, help: "The holo mask (PNG of the art's aspect ratio; white = full shine, grey less, colour tints; transparent = none; default: the art's alpha, or the sample's mask)."),
         .path("foil_map", \.foilMap, help: FaceInput.foilMapHelp),
     ]
         + [
@@ -71,6 +72,7 @@ public struct ShadeRequest: Sendable, Equatable {
         if normal != nil, tiltX != nil || tiltY != nil {
             throw RequestError(parameter: nil, reason: "give either {normal} or {tilt_x}/{tilt_y}, not both")
         }
+        try output.validate()
     }
 
     /// The files named.
@@ -82,23 +84,39 @@ public struct ShadeRequest: Sendable, Equatable {
         return back ? -n : n
     }
 
-    /// The face: the art and mask read through `read`, or the sample card's.
-    public func face(read: (String) throws -> AnyRGBAImage) throws -> FaceInput {
-        let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
-        let foilMapImage = try foilMap.map { try read($0) }
-        var input = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
+    /// The face: the art and mask read through `read` (art as ``TextureRole/color``, the mask as
+    /// ``TextureRole/data``), or the sample card's; the mask fits the art by
+    /// ``FaceMap/fitted(_:artWidth:artHeight:parameter:)``'s rules.
+    public func face(read: (String, TextureRole) throws -> AnyRGBAImage) throws -> FaceInput {
+        let artImage = try art.map { try read($0, .color) }, maskImage = try mask.map { try read($0, .data) }
+        let foilMapImage = try foilMap.map { try read($0, .data) }
+        var input = try FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
             back ? BuiltInCard.back : BuiltInCard.front
         }
         try input.use(foilMap: foilMapImage)
         return input
     }
 
-    /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image
-    /// and its encoded bytes (at most about its raw size).
+    /// The face, its files read by ``TextureFile/read(_:role:)``; art converted to sRGB is said in
+    /// its assumption.
+    public func face() throws -> FaceInput {
+        var note: String?
+        var input = try face { path, role in
+            let file = try TextureFile.readNoted(path, role: role)
+            if role == .color { note = file.note }
+            return file.image
+        }
+        if let note { input.note(note) }
+        return input
+    }
+
+    /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image,
+    /// its encoded bytes (at most about its raw size) and the scaler's copy.
     public func checkMemory(for face: CardFace, budget: MemoryBudget) throws(RequestError) {
         let art = face.art
         let image = MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: output.channelBytes)
-        try budget.check(face.byteCount + 2 * image, for: "shading a \(art.width)×\(art.height) image",
+        try budget.check(face.byteCount + 2 * image + output.scalingBytes(width: art.width, height: art.height),
+                         for: "shading a \(art.width)×\(art.height) image",
                          hint: "give smaller art")
     }
 
@@ -113,8 +131,26 @@ public struct ShadeRequest: Sendable, Equatable {
         return output.depth == 16 ? .rgba16(try shade(UInt16.self)) : .rgba8(try shade(UInt8.self))
     }
 
-    /// Writes `image` to `path` as the request stores images, atomically.
-    public func write(_ image: AnyRGBAImage, to path: String) throws(ImageFileError) {
-        try PNGCodec.write(image, to: path, options: output.compression.options)
+    /// The format of the file `path` (by its extension), checked against the request's output
+    /// settings.
+    public func format(ofFile path: String, parameter: String = "output") throws(RequestError) -> StillFormat {
+        let format = try OutputSettings.format(ofFile: path, parameter: parameter)
+        try output.check(for: format)
+        return format
+    }
+
+    /// What storing the shaded face as `format` does that the user may not expect (a JPEG
+    /// flattens the art's transparent pixels), with parameters written `{name}`; nil when nothing.
+    public func outputNote(for format: StillFormat, face: CardFace) -> String? {
+        guard format == .jpeg, !face.art.isOpaque else { return nil }
+        return "JPEG has no transparency: the art's transparent pixels are flattened onto white (write .png or .webp to keep them)"
+    }
+
+    /// Writes `image` to `path` as the request stores images, in the format of the path's
+    /// extension, atomically.
+    public func write(_ image: AnyRGBAImage, to path: String) throws {
+        let format = try format(ofFile: path)
+        try output.checkScaling(width: image.width, height: image.height)
+        try output.encoder(for: format).write(image, to: path)
     }
 }

@@ -69,7 +69,7 @@ import Testing
         let workspace = try Workspace()
         #expect(try workspace.run(card: "animate", "--preset", "seed002-flip", "--fps", "4", "--size", "70x90", "--output-dir", "output/f").status == 0)
         let face = { (art: String, mask: String) in
-            CardFace(art: try PNGCodec.read(workspace.file(art)), mask: try PNGCodec.read(workspace.file(mask)))
+            try Workspace.face(art: workspace.file(art), mask: workspace.file(mask))
         }
         let front = try face("textures/front.png", "textures/mask.png"), back = try face("textures/back.png", "textures/back-mask.png")
         for (k, time) in [(1, 0.25), (2, 0.5)] {

@@ -67,7 +67,7 @@ enum InputFixtures {
         ["render", "--size", "100000x100000"], ["render", "--axis", "z"], ["render", "--background", "red"],
         ["render", "--wobble"], ["bench", "--frames", "0"], ["bench", "--size", "0x0"], ["bench", "--threads", "nan"],
         ["bench", "--art", "textures/front.png"], ["textures", "--output-dir", "no/such/parent"], ["textures", "--size", "-3x4"],
-        ["frobnicate"], ["shade", "-o", "output/x.jpg"], ["render", "--output", "card.JPEG"],
+        ["frobnicate"], ["shade", "-o", "output/x.gif"], ["render", "--output", "card.TIFF"],
         ["animate", "--preset", "seed004-flip", "--sheet", "sheet.webp"], ["animate", "--preset", "seed004-flip", "--apng", "a.gif"],
     ]
 

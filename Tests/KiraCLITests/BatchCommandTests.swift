@@ -285,7 +285,7 @@ import Testing
         let manifest = """
             output,tilt_x,size
             out/a.png,5,40x50
-            out/b.jpg,5,40x50
+            out/b.gif,5,40x50
             out/,5,40x50
             out/c.png,5,40x50
             out/d.png,abc,40x50
@@ -297,7 +297,7 @@ import Testing
         #expect(result.status == 1, "\(result.stderr)")
         #expect(try Self.summary(result).failures.map(\.row) == [2, 3, 5, 6], "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        for (row, output, tilt) in [(2, "out/b.jpg", "5"), (3, "out/", "5"), (5, "out/d.png", "abc"), (6, "out/e.png", "abc")] {
+        for (row, output, tilt) in [(2, "out/b.gif", "5"), (3, "out/", "5"), (5, "out/d.png", "abc"), (6, "out/e.png", "abc")] {
             let render = try workspace.run("render", "--tilt-x=\(tilt)", "--size", "40x50", "-o", output)
             #expect(render.status != 0)
             // The same message, the parameter spelled as an option (`--tilt-x`) instead of a column (`tilt_x`).
@@ -431,7 +431,7 @@ import Testing
         let manifestColumns = Set(["output", "art", "mask", "back", "back_mask", "tilt_x", "tilt_y", "flip", "axis",
                                    "perspective", "tilt_perspective", "crossfade", "size", "background", "depth",
                                    "shader", "angle_strength", "y_flip", "rotation", "compression", "scale", "fit",
-                                   "foil", "intensity", "glare", "foil_map"])
+                                   "foil", "intensity", "glare", "foil_map", "quality", "lossless", "width", "height"])
         #expect(options.subtracting(notColumns) == manifestColumns)
         let batchHelp = try workspace.run("batch", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
         for column in manifestColumns { #expect(batchHelp.contains(column), "\(column) not in kira batch --help") }

@@ -104,6 +104,7 @@ enum CLIRunner {
 final class Workspace {
     let path: String
     static let artSize = (width: 45, height: 63)
+    static let maskSize = (width: 15, height: 21)
 
     /// A directory with nothing in it, as a user's new project folder.
     init(empty: Void) throws {
@@ -130,7 +131,8 @@ final class Workspace {
         try FileManager.default.createDirectory(atPath: path + "/output", withIntermediateDirectories: true)
         var art = RGBAImage<UInt8>(width: Self.artSize.width, height: Self.artSize.height)
         for i in art.channels.indices { art.channels[i] = i % 4 == 3 ? 255 : UInt8((i * 13) % 200) }
-        var mask = RGBAImage<UInt8>(width: 20, height: 30)
+        // A third of the art's size: the smaller masks users give, upscaled to the art (FaceMap).
+        var mask = RGBAImage<UInt8>(width: Self.maskSize.width, height: Self.maskSize.height)
         for i in mask.channels.indices { mask.channels[i] = i % 4 == 3 ? 255 : UInt8((i / 4 * 37) % 256) }
         for name in ["front", "back"] { try PNGCodec.write(art, to: "\(path)/textures/\(name).png") }
         for name in ["mask", "back-mask"] { try PNGCodec.write(mask, to: "\(path)/textures/\(name).png") }
@@ -158,6 +160,13 @@ final class Workspace {
     }
 
     static let front = ["--art", "textures/front.png", "--mask", "textures/mask.png"]
+
+    /// The face the commands make of the files `art` and `mask`: the mask fitted to the art as
+    /// every front end fits it (``FaceMap``).
+    static func face(art: String, mask: String) throws -> CardFace {
+        let image = try PNGCodec.read(art)
+        return CardFace(art: image, mask: try FaceMap.fitted(try PNGCodec.read(mask), artWidth: image.width, artHeight: image.height, parameter: "mask"))
+    }
     static let card = front + ["--back", "textures/back.png", "--back-mask", "textures/back-mask.png"]
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

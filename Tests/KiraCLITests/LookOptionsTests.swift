@@ -7,8 +7,8 @@ import Testing
 @Suite struct LookOptionsTests {
     @Test func everyFoilShadesAsTheLibraryDoes() throws {
         let workspace = try Workspace()
-        let art = try PNGCodec.read(workspace.file("textures/front.png")).rgba8
-        let mask = try PNGCodec.read(workspace.file("textures/mask.png")).rgba8
+        let face = try Workspace.face(art: workspace.file("textures/front.png"), mask: workspace.file("textures/mask.png"))
+        let art = face.art.rgba8, mask = face.mask.rgba8
         let normal = Rotation.normalFromTilt(tiltXDegrees: 6, tiltYDegrees: -9)
         for foil in FoilRegistry.names {
             let result = try workspace.run(card: "shade", "--foil", foil, "--intensity", "1.4", "--glare", "0.5",

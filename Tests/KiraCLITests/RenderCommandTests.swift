@@ -19,7 +19,7 @@ import Testing
                                        "--size", "90x100", "--crossfade", "-o", "output/x.png")
         #expect(result.status == 0, "\(result.stderr)")
         let face = { (art: String, mask: String) in
-            CardFace(art: try PNGCodec.read(workspace.file(art)), mask: try PNGCodec.read(workspace.file(mask)))
+            try Workspace.face(art: workspace.file(art), mask: workspace.file(mask))
         }
         let scene = FrameScene(
             front: try face("textures/front.png", "textures/mask.png"),

@@ -17,8 +17,8 @@ import Testing
     @Test func matchesTheLibraryRender() throws {
         let workspace = try Workspace()
         #expect(try workspace.run(card: "shade", "--tilt-x", "-7", "--tilt-y", "4", "-o", "output/a.png").status == 0)
-        let art = try PNGCodec.read(workspace.file("textures/front.png")).rgba8
-        let mask = try PNGCodec.read(workspace.file("textures/mask.png")).rgba8
+        let face = try Workspace.face(art: workspace.file("textures/front.png"), mask: workspace.file("textures/mask.png"))
+        let art = face.art.rgba8, mask = face.mask.rgba8
         let normal = Rotation.normalFromTilt(tiltXDegrees: -7, tiltYDegrees: 4)
         let expected = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, as: UInt8.self)
         #expect(try PNGCodec.read(workspace.file("output/a.png")) == .rgba8(expected))

@@ -1,6 +1,7 @@
 import Foundation
 import KiraGeometry
 import KiraImage
+import KiraRequest
 import KiraSamples
 import KiraShader
 import Testing
@@ -97,7 +98,11 @@ import Testing
     func shade(scene: ShadeScene) throws {
         let art = scene.back ? Self.back : Self.front
         var mask = scene.back ? Self.backMask : Self.mask
-        if let (w, h) = scene.maskSize { mask = mask.resized(width: w, height: h) }
+        // A smaller mask is prepared as every front end prepares it: upscaled to the art's size,
+        // bilinearly (FaceMap).
+        if let (w, h) = scene.maskSize {
+            mask = try FaceMap.fitted(.rgba8(mask.resized(width: w, height: h)), artWidth: art.width, artHeight: art.height, parameter: "mask").rgba8
+        }
         var normal = Rotation.normalFromTilt(tiltXDegrees: scene.tilt.x, tiltYDegrees: scene.tilt.y)
         if scene.back { normal = -normal }
         let foilMap: AnyRGBAImage? = scene.artAsFoilMap ? .rgba8(art) : nil

@@ -121,9 +121,9 @@ import Testing
             _ = try ShadeRenderer().shade(art: art, mask: mask, foilMap: square, normal: normal,
                                           parameters: Self.parameters("etched"), as: UInt8.self)
         }
-        #expect(FoilMapShape.fits(map: SIMD2(315, 441), art: SIMD2(630, 880)))
-        #expect(FoilMapShape.fits(map: SIMD2(63, 88), art: SIMD2(630, 880)))
-        #expect(!FoilMapShape.fits(map: SIMD2(630, 630), art: SIMD2(630, 880)))
+        #expect(FaceMapShape.fits(map: SIMD2(315, 441), art: SIMD2(630, 880)))
+        #expect(FaceMapShape.fits(map: SIMD2(63, 88), art: SIMD2(630, 880)))
+        #expect(!FaceMapShape.fits(map: SIMD2(630, 630), art: SIMD2(630, 880)))
     }
 
     @Test func registryNamesEveryFoilOnce() {

@@ -29,11 +29,13 @@ import Testing
             ("crossfade", "yes"), ("size", "1000X1300"), ("background", "#1B1F2A"), ("scale", "0.5"),
             ("shader", "threejs"), ("angle_strength", "12.5"), ("y_flip", "height"), ("rotation", "standard"),
             ("foil", "cosmos"), ("intensity", "1.5"), ("glare", "0.25"),
-            ("depth", "16"), ("compression", "fast"),
+            ("depth", "16"), ("compression", "fast"), ("quality", "90"), ("width", "500"), ("height", "0650"),
         ]
         let request = try RenderRequest(values: given)
-        // `fit` and `scale` exclude each other: every other parameter differs from its default.
-        #expect(request.values.map(\.name) == RenderRequest.parameters.map(\.name).filter { $0 != "fit" })
+        // `fit` and `scale` exclude each other, as `quality` and `lossless` do: every other
+        // parameter differs from its default.
+        #expect(request.values.map(\.name) == RenderRequest.parameters.map(\.name).filter { $0 != "fit" && $0 != "lossless" })
+        #expect(request.values.first { $0.name == "height" }?.value == "650")
         #expect(request.values.first { $0.name == "tilt_x" }?.value == "8")
         #expect(request.values.first { $0.name == "crossfade" }?.value == "true")
         #expect(request.values.first { $0.name == "size" }?.value == "1000x1300")
@@ -57,7 +59,7 @@ import Testing
         ("depth", "12", "depth must be 8 or 16, not \"12\""),
         ("crossfade", "maybe", "crossfade must be true or false, not \"maybe\""),
         ("art", "", "art must name a file, not be empty"),
-        ("tilt", "3", "unknown parameter \"tilt\"; the parameters are art, mask, back, back_mask, foil_map, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, size, background, scale, fit, shader, angle_strength, y_flip, rotation, foil, intensity, glare, depth or compression"),
+        ("tilt", "3", "unknown parameter \"tilt\"; the parameters are art, mask, back, back_mask, foil_map, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, size, background, scale, fit, shader, angle_strength, y_flip, rotation, foil, intensity, glare, depth, compression, quality, lossless, width or height"),
     ])
     func badValuesSayWhatIsValid(name: String, value: String, message: String) {
         #expect { try RenderRequest(values: [(name, value)]) } throws: { error in

@@ -68,9 +68,10 @@ typedef enum {
 } kira_png_filters;
 
 /// Encodes RGBA samples (`depth` 8 or 16, native-endian) as a non-interlaced RGBA PNG into
-/// `output`. `compression_level` is zlib's 0...9. Returns 1, or 0 with `message` filled.
+/// `output`, with an sRGB chunk (intent perceptual) when `srgb` is 1. `compression_level` is
+/// zlib's 0...9. Returns 1, or 0 with `message` filled.
 int kira_png_encode_rgba(const void *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                         int depth, int compression_level, kira_png_filters filters,
+                         int depth, int compression_level, kira_png_filters filters, int srgb,
                          kira_png_buffer *output, char message[KIRA_PNG_MESSAGE_SIZE]);
 
 /// The libpng version this was built against, e.g. "1.6.39".

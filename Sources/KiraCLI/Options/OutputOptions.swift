@@ -8,18 +8,19 @@ protocol DefaultOutput {
     static var path: String { get }
 }
 
-/// The PNG file a command writes, its bit depth and compression.
+/// The image file a command writes (its format by its extension), and how it is stored.
 ///
 /// A path the user gives must be in an existing directory; the default path's folder is created.
 struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
     @Option(name: [.short, .long], help: ArgumentHelp(
-        "The PNG file to write, replaced atomically (default: \(Default.path), its folder created).", valueName: "path"))
+        "The image to write, replaced atomically: .png, .webp or .jpg (or .jpeg), by its extension (default: \(Default.path), its folder created).",
+        valueName: "path"))
     var output: String?
 
     @OptionGroup var format: FormatOptions
 
     func validate() throws {
-        if let output { try OutputPath.checkPNG(output, option: "--output") }
+        if let output { _ = try OutputPath.format(of: output, option: "--output") }
     }
 
     /// The path to write; creates the default path's folder. A path the user gave is checked for
@@ -36,18 +37,56 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
 
     /// The path the output will have, without creating anything (for the input/output check).
     var path: String { output ?? Default.path }
+
+    /// Refuses, as a usage error, an output whose format the request cannot store (`format`
+    /// checks the path: its extension against the request's settings).
+    func check(_ format: (String) throws(RequestError) -> StillFormat) throws {
+        do {
+            _ = try format(path)
+        } catch {
+            throw ValidationError(error.commandLine)
+        }
+    }
 }
 
-/// Bits per channel and compression of the PNGs written.
+/// How the image is stored: bits per channel and compression of a PNG, quality of a WebP or a
+/// JPEG, the size it is scaled down to.
 struct FormatOptions: ParsableArguments {
     @Option(name: P.depth.long, help: P.depth.argumentHelp, completion: P.depth.completion) var depth: String?
     @Option(name: P.compression.long, help: P.compression.argumentHelp, completion: P.compression.completion) var compression: String?
+    @OptionGroup var lossy: LossyOptions
+    @OptionGroup var scaling: ScalingOptions
 
-    var values: [(String, String)] { given([(P.depth, depth), (P.compression, compression)]) }
+    var values: [(String, String)] { given([(P.depth, depth), (P.compression, compression)]) + lossy.values + scaling.values }
+}
+
+/// The quality of a WebP or a JPEG, or a lossless WebP.
+struct LossyOptions: ParsableArguments {
+    @Option(name: P.quality.long, help: P.quality.argumentHelp) var quality: String?
+    @Flag(name: P.lossless.long, help: P.lossless.argumentHelp) var lossless = false
+
+    var values: [(String, String)] { given([(P.quality, quality), (P.lossless, given(lossless))]) }
+}
+
+/// The size an image is scaled down to.
+struct ScalingOptions: ParsableArguments {
+    @Option(name: P.width.long, help: P.width.argumentHelp) var width: String?
+    @Option(name: P.height.long, help: P.height.argumentHelp) var height: String?
+
+    var values: [(String, String)] { given([(P.width, width), (P.height, height)]) }
 }
 
 enum OutputPath {
-    /// Refuses a name Kira cannot write (``OutputSettings/checkFileName(_:parameter:extensions:)``).
+    /// The format of a still's file name, by its extension (``OutputSettings/format(ofFile:parameter:)``).
+    static func format(of path: String, option: String) throws -> StillFormat {
+        do {
+            return try OutputSettings.format(ofFile: path, parameter: String(option.dropFirst(2)))
+        } catch {
+            throw ValidationError(error.commandLine)
+        }
+    }
+
+    /// Refuses a name Kira cannot write as a PNG-only output (``OutputSettings/checkFileName(_:parameter:extensions:)``).
     static func checkPNG(_ path: String, option: String, extensions: [String] = ["png"]) throws {
         do {
             try OutputSettings.checkFileName(path, parameter: String(option.dropFirst(2)), extensions: extensions)

@@ -16,4 +16,5 @@ enum RenderParameters {
     static let shader = entry("shader"), angleStrength = entry("angle_strength"), yFlip = entry("y_flip"), rotation = entry("rotation")
     static let foil = entry("foil"), intensity = entry("intensity"), glare = entry("glare")
     static let depth = entry("depth"), compression = entry("compression")
+    static let quality = entry("quality"), lossless = entry("lossless"), width = entry("width"), height = entry("height")
 }

@@ -1,8 +1,8 @@
 import KiraImage
 
-/// The size rule of a foil map: like the mask, any size (it is sampled nearest-neighbour at each
-/// art pixel), but of the art's aspect ratio, so that the relief lines up with the art.
-public enum FoilMapShape {
+/// The shape rule of a per-pixel map over a face (a holo mask or a foil map a user gives): any
+/// size, but of the art's aspect ratio, so that it lines up with the art.
+public enum FaceMapShape {
     /// Whether a `map`-sized foil map fits `art`: the same aspect ratio, within the half pixel
     /// that rounding a scaled size can add on either side.
     public static func fits(map: SIMD2<Int>, art: SIMD2<Int>) -> Bool {

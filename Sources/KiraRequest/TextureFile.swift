@@ -1,0 +1,45 @@
+import KiraFormats
+import KiraImage
+
+/// What a card's file holds, which decides how it is read.
+public enum TextureRole: Sendable, Hashable {
+    /// Colours (front and back art): converted to sRGB when the file says it is in another space.
+    case color
+    /// Data that only looks like an image (holo masks, foil maps): its values are used as
+    /// stored, whatever colour chunks the file has.
+    case data
+}
+
+/// Card files read as their role needs.
+public enum TextureFile {
+    /// The image of the PNG `bytes` (named `name` in errors) read as `role`: art in sRGB
+    /// (``/KiraFormats/ColorConversion/toSRGB(_:)``), data as stored.
+    public static func decode(_ bytes: [UInt8], name: String, role: TextureRole) throws(ImageFileError) -> AnyRGBAImage {
+        try decodeNoted(bytes, name: name, role: role).image
+    }
+
+    /// The image of the PNG file at `path` read as `role`.
+    public static func read(_ path: String, role: TextureRole) throws(ImageFileError) -> AnyRGBAImage {
+        try readNoted(path, role: role).image
+    }
+
+    /// ``read(_:role:)``, and what was done to the colours when it was not nothing: "art.png:
+    /// converted to sRGB from its ICC profile "Adobe RGB (1998)"".
+    public static func readNoted(_ path: String, role: TextureRole) throws(ImageFileError) -> (image: AnyRGBAImage, note: String?) {
+        try decodeNoted(try FileIO.read(path), name: path, role: role)
+    }
+
+    /// ``decode(_:name:role:)``, and what was done to the colours when it was not nothing.
+    public static func decodeNoted(_ bytes: [UInt8], name: String, role: TextureRole) throws(ImageFileError)
+        -> (image: AnyRGBAImage, note: String?)
+    {
+        let file = try PNGCodec.decodeFile(bytes, name: name)
+        guard role == .color else { return (file.image, nil) }
+        let converted = ColorConversion.toSRGB(file)
+        switch converted.outcome {
+        case .sRGB: return (converted.image, nil)
+        case .converted(let source): return (converted.image, "\(name): converted to sRGB from \(source)")
+        case .unusableProfile(let reason): return (converted.image, "\(name): its colour profile is not used (\(reason)); read as sRGB")
+        }
+    }
+}
