@@ -1,3 +1,4 @@
+import CKiraProjection
 import KiraGeometry
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity. Pure
@@ -13,6 +14,9 @@ struct FaceProjection {
     /// Rows and columns the quad touches.
     let rows: Range<Int>
     let columns: Range<Int>
+    /// Whether some pixel the quad touches may see the face minified (``FaceFootprint``): false
+    /// guarantees that every pixel takes one bilinear sample, so the fast path may skip the test.
+    let mayMinify: Bool
 
     /// Nil when the face is edge-on (no area) or reaches behind the eye.
     init?(homography: Homography, faceSize: SIMD2<Int>, opacity: Float, canvas: SIMD2<Int>) {
@@ -50,6 +54,34 @@ struct FaceProjection {
         self.edges = edges
         rows = y0..<y1
         columns = x0..<x1
+        mayMinify = Self.mayMinify(inverse, columns: columns, rows: rows)
+    }
+
+    /// Whether a pixel centre in `columns` × `rows` may span more than 4/3 texels along a canvas
+    /// axis, by a bound: a step along x spans `|m0.xy · hz − (hx, hy) · m0.z| / hz²` texels
+    /// (likewise along y with m1), whose numerator is the length of an affine function of the
+    /// canvas point, largest at a corner of the rectangle, and whose `hz` is affine, smallest in
+    /// magnitude at a corner when it keeps its sign.
+    private static func mayMinify(_ inverse: Homography, columns: Range<Int>, rows: Range<Int>) -> Bool {
+        let (m0, m1, _) = inverse.rows
+        var numerator = 0.0, depth = Double.infinity
+        var signs: Set<Bool> = []
+        for x in [columns.lowerBound, columns.upperBound - 1] {
+            for y in [rows.lowerBound, rows.upperBound - 1] {
+                let h = inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+                let xy = SIMD2(h.x, h.y)
+                for m in [m0, m1] {
+                    let n = SIMD2(m.x, m.y) * h.z - xy * m.z
+                    numerator = max(numerator, ((n * n).sum()).squareRoot())
+                }
+                depth = min(depth, abs(h.z))
+                signs.insert(h.z > 0)
+            }
+        }
+        guard signs.count == 1, depth > 0 else { return true }
+        // A margin for rounding: a pixel's own length is computed another way.
+        let bound = numerator / (depth * depth) * (1 + 1e-6)
+        return !(KIRA_FOOTPRINT_WIDTH * bound - KIRA_FOOTPRINT_BILINEAR <= 0)
     }
 
     /// The columns of row `y` whose pixel the quad may touch (`covered`), and those whose whole
