@@ -5,16 +5,16 @@ import KiraGeometry
 /// step along each canvas axis (the inverse map's Jacobian), and the grid of bilinear taps that
 /// filter a face drawn smaller than its texels.
 ///
-/// Bilinear interpolation reads ±1 texel around a point. Kira filters each canvas pixel over a
-/// footprint 1.5 pixels wide (±0.75 px): bilinear alone covers that while a pixel spans at most
-/// 4/3 texels along each canvas axis, and such a pixel takes the one bilinear sample it always
-/// took. Beyond, the pixel is minified along that axis and averages taps spread over
-/// `1.5 × length − 2` texels (so that with their own ±1 texel they span the 1.5 pixels), at most
-/// a texel apart and at most `KIRA_FOOTPRINT_TAPS` a side. The grid follows the canvas axes
-/// mapped onto the face (a parallelogram there), so a flip's foreshortened face is filtered
-/// across it and left sharp along it. Measured against a Lanczos downscale of a four times larger
-/// render, this area filter beats a mip pyramid with trilinear sampling by 5 to 8 dB
-/// (docs/performance.md, "Minification").
+/// Kira filters each canvas pixel over a footprint 1.5 pixels wide (±0.75 px). Bilinear
+/// interpolation reads ±1 texel around a point, ±0.67 px or more while a pixel spans at most 1.5
+/// texels along each canvas axis: such a pixel takes the one bilinear sample it always took, so
+/// frames of mild tilts and flips are unchanged. Beyond, the pixel is minified along that axis
+/// and averages taps spread over `1.5 × (length − 1.5)` texels (with their own ±1 texel, about
+/// the footprint), at most a texel apart and at most `KIRA_FOOTPRINT_TAPS` a side; the spread
+/// grows from nothing at the onset, so the filter has no seam where it starts. The grid follows
+/// the canvas axes mapped onto the face (a parallelogram there), so a flip's foreshortened face
+/// is filtered across it and left sharp along it. Why an area filter and not a mip pyramid:
+/// docs/performance.md, "Minification".
 ///
 /// The scalar reference of the C kernels' `kira_footprint_of` and `kira_footprint_mean`: the
 /// same operations in the same order, so that both projection paths give the same bytes.
@@ -44,13 +44,13 @@ struct FaceFootprint {
         (rows, spanY) = Self.taps(length: ((alongY * alongY).sum()).squareRoot())
     }
 
-    /// Whether the pixel spans more than 4/3 texels along some canvas axis.
+    /// Whether the pixel spans more than 1.5 texels along some canvas axis.
     var isMinified: Bool { columns > 1 || rows > 1 }
 
     /// The taps along an axis whose step spans `length` texels (NaN or infinite: 1), and the
     /// canvas pixels they spread over.
     private static func taps(length: Double) -> (count: Int, span: Double) {
-        let extent = KIRA_FOOTPRINT_WIDTH * length - KIRA_FOOTPRINT_BILINEAR
+        let extent = KIRA_FOOTPRINT_WIDTH * (length - KIRA_FOOTPRINT_ONSET)
         guard extent > 0, extent < .infinity else { return (1, 0) }
         let most = Int(KIRA_FOOTPRINT_TAPS)
         let count = min(1 + Int(min(extent, Double(most)).rounded(.up)), most)

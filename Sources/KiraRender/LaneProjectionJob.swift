@@ -15,8 +15,8 @@ import KiraShader
 ///   onto each face (the inverse homography in doubles: a product with the column, the row's
 ///   terms computed once per row, one division per lane and coordinate), fetch the four texels
 ///   of each bilinear sample, and composite premultiplied over the background in registers; on a
-///   face that may be minified somewhere (``FaceProjection/mayMinify``), the lanes whose pixel
-///   spans more than 4/3 texels average their footprint's taps instead (``FaceFootprint``);
+///   row where a face may be minified (``FaceProjection/mayMinify(y:columns:)``), the lanes whose pixel
+///   spans more than 1.5 texels average their footprint's taps instead (``FaceFootprint``);
 /// - the run is then stored un-premultiplied. Where one face alone reaches a row, the runs wholly
 ///   inside it (the bulk of a frame) go through one C loop, `kira_project_inside_rgba8`, two
 ///   runs a step: 8% less CPU per frame than a call per run, measured.
@@ -45,6 +45,8 @@ struct LaneProjectionJob: @unchecked Sendable {
         var inside: Range<Int>
         /// The inverse map on this row.
         var map: kira_row_map
+        /// Whether a pixel of the row may see the face minified (``FaceProjection/mayMinify(y:columns:)``).
+        var filtered = false
     }
 
     fileprivate func run<Out: LaneChannel>(tile: Int, _: Out.Type) {
@@ -59,6 +61,7 @@ struct LaneProjectionJob: @unchecked Sendable {
                     var span = RowSpan(covered: 0..<0, inside: 0..<0, map: Self.rowMap(projection.inverse, cy: cy))
                     if projection.rows.contains(y) {
                         (span.covered, span.inside) = projection.spans(y: y)
+                        span.filtered = projection.mayMinify(y: y, columns: span.covered)
                         if !span.covered.isEmpty {
                             lower = min(lower, span.covered.lowerBound)
                             upper = max(upper, span.covered.upperBound)
@@ -90,8 +93,7 @@ struct LaneProjectionJob: @unchecked Sendable {
                 // Where only one face reaches this row, its interior runs go through one C loop.
                 let single = Out.self == UInt8.self ? Self.onlyFace(UnsafeBufferPointer(spans)) : nil
                 while x < upper {
-                    if let k = single, !frame.projections[k].mayMinify, x >= spans[k].inside.lowerBound,
-                       x + 16 <= spans[k].inside.upperBound {
+                    if let k = single, !spans[k].filtered, x >= spans[k].inside.lowerBound, x + 16 <= spans[k].inside.upperBound {
                         let runs = (spans[k].inside.upperBound - x) / 16
                         kira_project_inside_rgba8(rgba8Face(k), spans[k].map, Int32(x), runs, frame.projections[k].opacity,
                                                   frame.background,
@@ -126,9 +128,9 @@ struct LaneProjectionJob: @unchecked Sendable {
             for (k, projection) in frame.projections.enumerated() {
                 let span = spans[k]
                 guard let weight = weight(projection, span: span, y: y, x: x, columns: columns) else { continue }
-                // A face that may be drawn smaller than its texels somewhere is filtered there.
+                // Where the face may be drawn smaller than its texels, it is filtered.
                 if Out.self == UInt8.self {
-                    if projection.mayMinify {
+                    if span.filtered {
                         kira_sample_filtered_rgba8(rgba8Face(k), span.map, columns, weight, pixels.floats)
                     } else {
                         kira_sample_over_rgba8(rgba8Face(k), span.map, columns, weight, pixels.floats)
@@ -136,7 +138,7 @@ struct LaneProjectionJob: @unchecked Sendable {
                 } else {
                     let face = kira_face_rgba16(texels: frame.faces[k].assumingMemoryBound(to: UInt16.self),
                                                 width: Int32(projection.faceSize.x), height: Int32(projection.faceSize.y))
-                    if projection.mayMinify {
+                    if span.filtered {
                         kira_sample_filtered_rgba16(face, span.map, columns, weight, pixels.floats)
                     } else {
                         kira_sample_over_rgba16(face, span.map, columns, weight, pixels.floats)

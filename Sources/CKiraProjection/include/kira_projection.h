@@ -216,20 +216,21 @@ static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over16(
 }
 
 // Minification. A canvas pixel that sees a face drawn smaller than its texels spans more than
-// one texel: sampled at its centre alone, the face aliases. Bilinear interpolation reads ±1
-// texel around the centre, which covers the 1.5-pixel footprint Kira filters over (±0.75 px)
-// as long as a pixel spans at most 4/3 texels along each canvas axis; beyond that, the pixel
-// averages a grid of bilinear taps spread over its footprint along both canvas axes (the
+// one texel: sampled at its centre alone, the face aliases. Kira filters each pixel over a
+// footprint 1.5 pixels wide (±0.75 px). Bilinear interpolation reads ±1 texel around the centre,
+// ±0.67 px or more while a pixel spans at most 1.5 texels along each canvas axis: such a pixel
+// takes the one bilinear sample it always took. Beyond, it averages a grid of bilinear taps
+// spread over 1.5 × (length − 1.5) texels along each canvas axis mapped onto the face (the
 // Jacobian of the inverse map at its centre: a parallelogram on the face), so that the taps and
-// their ±1 texel together span ±0.75 px. Taps are at most one texel apart, at most
-// KIRA_FOOTPRINT_TAPS a side. A pixel that spans at most 4/3 texels takes the one bilinear sample
-// it always took.
+// their own ±1 texel span the footprint; taps at most one texel apart, at most
+// KIRA_FOOTPRINT_TAPS a side. The spread grows from nothing at the onset, so the filter has no
+// seam where it starts.
 
 /// The footprint's width in canvas pixels.
 #define KIRA_FOOTPRINT_WIDTH 1.5
-/// The texels bilinear interpolation already spans (±1).
-#define KIRA_FOOTPRINT_BILINEAR 2.0
-/// The most taps along one axis (a pixel spanning over 43 texels gets them further apart).
+/// Texels a pixel spans along an axis beyond which it is filtered (bilinear alone below).
+#define KIRA_FOOTPRINT_ONSET 1.5
+/// The most taps along one axis (a pixel spanning over 43.5 texels gets them further apart).
 #define KIRA_FOOTPRINT_TAPS 64
 
 /// Where sixteen canvas pixels of a row land on a face and what they span there: the centre
@@ -248,7 +249,7 @@ typedef int64_t kira_l16 __attribute__((ext_vector_type(16)));
 /// canvas pixels they spread over; lanes not `counts` take 1.
 static inline __attribute__((always_inline)) kira_i16 kira_footprint_taps(kira_d16 length, kira_i16 counts,
                                                                           kira_d16 *span) {
-    kira_d16 extent = KIRA_FOOTPRINT_WIDTH * length - KIRA_FOOTPRINT_BILINEAR;
+    kira_d16 extent = KIRA_FOOTPRINT_WIDTH * (length - KIRA_FOOTPRINT_ONSET);
     kira_l16 spread = __builtin_convertvector(counts, kira_l16) & (extent > 0.0) & (extent < __builtin_inf());
     // ceil(min(extent, TAPS)) for the positive lanes, without a rounding instruction.
     kira_d16 capped = extent < (double)KIRA_FOOTPRINT_TAPS ? extent : (kira_d16)((double)KIRA_FOOTPRINT_TAPS);
