@@ -119,6 +119,7 @@ struct AnimateCommand: ParsableCommand {
         if let notes = card.assumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }) {
             writeToStandardError("kira animate: \(OptionSpelling.spell(notes))\n")
         }
+        if let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
 
         if let outputDirectory {
             try FileIO.makeDirectory(outputDirectory)
