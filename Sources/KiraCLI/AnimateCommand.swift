@@ -119,7 +119,6 @@ struct AnimateCommand: ParsableCommand {
         if let notes = card.assumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }) {
             writeToStandardError("kira animate: \(OptionSpelling.spell(notes))\n")
         }
-        if let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
 
         if let outputDirectory {
             try FileIO.makeDirectory(outputDirectory)
@@ -139,6 +138,8 @@ struct AnimateCommand: ParsableCommand {
         } else {
             try render(scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt8.self)
         }
+        // Said once the outputs are written: a failed run says only why it failed.
+        if !quiet, let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
     }
 
     /// Renders the frames once into every output asked for: each is a sink that receives every

@@ -45,9 +45,10 @@ struct RenderCommand: ParsableCommand {
         let card = try request.card.load()
         let scene = request.scene(for: card)
         if let notes = card.assumptions(showing: scene.visibleSides) { writeToStandardError("kira render: \(OptionSpelling.spell(notes))\n") }
-        for note in request.notes(for: scene) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
         try request.checkMemory(for: scene, budget: memory.budget)
         let path = try output.prepare()
         try request.write(try request.render(scene, with: FrameRenderer(threads: threads.count)), to: path)
+        // Said once the frame is written: a failed run says only why it failed.
+        for note in request.notes(for: scene) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
     }
 }

@@ -72,6 +72,20 @@ import Testing
         }
     }
 
+    @Test func anAnimationOnACanvasThatCropsItSaysHowManyFrames() throws {
+        let workspace = try Workspace()  // an opaque 45×63 card
+        let cropped = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "5", "--size", "40x50",
+                                        "--output-dir", "output/a")
+        #expect(cropped.status == 0)
+        #expect(cropped.stderr.contains("kira animate: the card in 4 of 4 frames reaches beyond the 40×50 canvas and is cropped"),
+                "\(cropped.stderr)")
+        for extra in [["--fit"], ["--quiet"]] {
+            let result = try CLIRunner.run(["animate"] + Workspace.card + ["--preset", "seed004-flip", "--fps", "5", "--size", "40x50",
+                                                                          "--output-dir", "output/b"] + extra, in: workspace.path)
+            #expect(result.status == 0 && !result.stderr.contains("cropped"), "\(extra): \(result.stderr)")
+        }
+    }
+
     @Test func scaleWithoutASizeScalesTheDefaultCanvas() throws {
         let workspace = try Workspace()
         #expect(try workspace.run(card: "render", "--scale", "0.5", "-o", "output/half.png").status == 0)
