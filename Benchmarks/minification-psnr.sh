@@ -41,8 +41,11 @@ s = $s
 w, h = int(800 * s) // 2 * 2, int(1000 * s) // 2 * 2
 print(w, h, round(4 * s, 4), 4 * w, 4 * h)")"
         common=(render "${art[@]}" --tilt-x 6 --tilt-y -9 --background '#203040')
-        "$kira" "${common[@]}" --scale "$s" --size "${w}x${h}" -o "$work/small.png"
-        "$kira" "${common[@]}" --scale "$big" --size "${bw}x${bh}" -o "$work/large.png"
+        # kira's notes (the photo has no mask: it shines all over) only when a render fails.
+        for args in "--scale $s --size ${w}x${h} -o $work/small.png" "--scale $big --size ${bw}x${bh} -o $work/large.png"; do
+            # shellcheck disable=SC2086
+            "$kira" "${common[@]}" $args 2>"$work/log" || { cat "$work/log" >&2; exit 1; }
+        done
         psnr="$(python3 - "$work/small.png" "$work/large.png" <<'EOF'
 import math, sys
 from PIL import Image
