@@ -74,7 +74,7 @@ public struct Bench {
         return stride(from: 0, to: all.count, by: batch).map { all[$0..<min($0 + batch, all.count)] }
     }
 
-    /// Normals of a tilt sweep: tiltY from -10° to 10°, as a drag across seed 003's card.
+    /// Normals of a tilt sweep: tiltY from -10° to 10°, as a drag across the card (`seed003-tilt`).
     var normals: [SIMD3<Float>] {
         (0..<frames).map { k in
             let t = frames == 1 ? 0 : Float(k) / Float(frames - 1)

@@ -23,7 +23,7 @@ public final class FrameRenderer {
     public enum FaceShading: Sendable {
         /// ``ShadeRenderer``'s SIMD lanes (the default).
         case fast
-        /// ``ReferenceRenderer``, the plain scalar port of the seed: slow, for golden images.
+        /// ``ReferenceRenderer``, the plain scalar port of the original shader: slow, for golden images.
         case reference
     }
 

@@ -1,7 +1,7 @@
 import KiraImage
 import KiraShader
 
-/// The plain scalar renderer: every pixel through ``SeedShader/kiraEffect(position:layer:size:normal:mono:parameters:)``.
+/// The plain scalar renderer: every pixel through ``/KiraShader/SeedShader/kiraEffect(position:layer:size:normal:mono:parameters:)``.
 ///
 /// Slow and obvious on purpose. It is the reference the fast ``ShadeRenderer`` is tested against
 /// and what golden images are made with; it shares no shader code with the fast path.

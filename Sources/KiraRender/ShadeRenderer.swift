@@ -35,7 +35,7 @@ public final class ShadeRenderer {
     /// Shades `art` with the mask `mask` for a face of normal `normal`, into `output`.
     ///
     /// `output` takes the art's size (it is reallocated only when its size differs). The mask may
-    /// have any size: it is sampled nearest-neighbour, clamped to its edges, as the seed does.
+    /// have any size: it is sampled nearest-neighbour, clamped to its edges, as the original shader does.
     public func shade<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
@@ -59,8 +59,7 @@ public final class ShadeRenderer {
     ///
     /// The work that does not depend on the normal (noise, colours, reading the art and the mask)
     /// is done once per pixel for all the frames, so each extra frame costs a fraction of a cold
-    /// one. Frame `k` of `output` is byte for byte what ``shade(art:mask:normal:parameters:into:)``
-    /// gives for `normals[k]`.
+    /// one. Frame `k` of `output` is byte for byte what shading `art` alone for `normals[k]` gives.
     ///
     /// With `premultiplied`, the faces are shaded as SwiftUI's `layerEffect` shades a layer: the
     /// shader reads the art premultiplied (`layer.sample` is premultiplied) and its result,

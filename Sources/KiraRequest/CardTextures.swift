@@ -37,7 +37,7 @@ public struct CardTextures: Hashable, Sendable {
     /// The card's two faces, each file read through `read`:
     /// - no art: the built-in sample card (its front and back, and their masks unless given);
     /// - art without a mask: the art shines where it is opaque (its alpha is the mask);
-    /// - art without a back: a plain back in the art's mean colour, without shine (``PlainBack``);
+    /// - art without a back: a plain back in the art's mean colour, without shine (`PlainBack`);
     /// - a back without a back mask: the back shines where it is opaque.
     /// The sample card's textures are never mixed into a user's card. Files are read in the order
     /// art, mask, back, back mask, so the first that fails is the one reported.

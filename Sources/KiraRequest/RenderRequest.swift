@@ -18,7 +18,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The card's files; none is the built-in sample card.
     public var card = CardTextures()
     public var pose = CardPose()
-    /// Show the faces by an opacity crossfade over the flip, as the seeds' animations do, instead
+    /// Show the faces by an opacity crossfade over the flip, as `seed002-flip` and `seed003-tilt-flip` do, instead
     /// of the face towards the viewer.
     public var crossfade = false
     public var canvas = CanvasSettings()

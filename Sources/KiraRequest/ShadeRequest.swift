@@ -15,7 +15,7 @@ public struct ShadeRequest: Sendable, Equatable {
     public var tiltY: Double?
     /// The normal itself, instead of a tilt.
     public var normal: SIMD3<Float>?
-    /// Shade the back face: the normal negated, as the seed's card shades its back.
+    /// Shade the back face: the normal negated, as a card's back faces the other way.
     public var back = false
     public var shader = ShaderSettings()
     public var output = OutputSettings()

@@ -1,13 +1,13 @@
-/// The shader's constants: what differs between the seed's Metal shader and its GLSL ancestor.
+/// The shader's constants: what differs between the original Metal shader and its GLSL ancestor.
 public struct KiraParameters: Sendable, Equatable, Hashable {
     /// How the shader derives the noise coordinate's y from the pixel position.
     public enum VerticalFlip: String, Sendable, CaseIterable {
-        /// Seed 003: `fragCoord.y = W - position.y`, flipped with the layer's **width**. A quirk of
-        /// the seed, reproduced by default.
+        /// The original's `fragCoord.y = W - position.y`, flipped with the layer's **width**. A
+        /// quirk, reproduced by default.
         case seedWidth
-        /// `fragCoord.y = H - position.y`, the flip the seed presumably meant.
+        /// `fragCoord.y = H - position.y`, the flip the original presumably meant.
         case height
-        /// No flip, `fragCoord = position`, as the three.js material the seed came from.
+        /// No flip, `fragCoord = position`, as the three.js material the original came from.
         case none
     }
 
@@ -23,9 +23,9 @@ public struct KiraParameters: Sendable, Equatable, Hashable {
         self.verticalFlip = verticalFlip
     }
 
-    /// Seed 003's Metal shader: strength 10, scale 6, the width flip. The default.
+    /// The original Metal shader: strength 10, scale 6, the width flip. The default.
     public static let seed = KiraParameters()
-    /// The three.js material seed 003 was ported from: strength 20, scale 6, no flip.
+    /// The three.js material the original was ported from: strength 20, scale 6, no flip.
     public static let threeJS = KiraParameters(angleStrength: 20, noiseScale: 6, verticalFlip: .none)
 
     /// `fragCoord.y` for a pixel centre at `positionY` on a `width` × `height` layer.

@@ -1,13 +1,13 @@
-/// Seed 003's value noise over a whole `width` × `height` layer, factored so that each pixel
-/// costs three multiplies and two adds, with the seed's exact float32 result.
+/// The shader's value noise over a whole `width` × `height` layer, factored so that each pixel
+/// costs three multiplies and two adds, with the original's exact float32 result.
 ///
 /// The noise coordinate's x depends only on the column and its y only on the row, so in the
-/// seed's expression
+/// original expression
 ///
 ///     mix(a, b, u.x) + (c - a) * u.y * (1 - u.x) + (d - b) * u.x * u.y
 ///
 /// the hashes `a, b, c, d` depend on the column and the lattice row band only. Evaluated left to
-/// right, as the seed does, it is `(r0 + (ca * u.y) * omu) + dbu * u.y` with
+/// right, as the original does, it is `(r0 + (ca * u.y) * omu) + dbu * u.y` with
 /// `r0 = mix(a, b, u.x)`, `ca = c - a`, `dbu = (d - b) * u.x` per band and column and
 /// `omu = 1 - u.x` per column: the same operations on the same values, so the same bits. The
 /// lattice hash itself is evaluated once per lattice point (about 8 × 14 of them for a card),
@@ -143,7 +143,7 @@ public struct NoiseTables: Sendable {
             self.uy = uy
         }
 
-        /// The seed's value noise for the sixteen pixels from column `x` (a multiple of 16).
+        /// The value noise for the sixteen pixels from column `x` (a multiple of 16).
         @inlinable @inline(__always)
         package func valueNoise(at x: Int) -> Lanes {
             let raw = UnsafeRawPointer(r0)

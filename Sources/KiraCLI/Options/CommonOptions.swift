@@ -28,7 +28,7 @@ struct ShaderOptions: ParsableArguments {
     }
 }
 
-/// The memory budget (README, "Robustness"): work whose estimated peak is over it is refused
+/// The memory budget (docs/robustness.md): work whose estimated peak is over it is refused
 /// before it starts, with a message that says what would fit.
 struct MemoryOptions: ParsableArguments {
     @Option(name: .customLong("max-memory"),
