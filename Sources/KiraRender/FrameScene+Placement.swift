@@ -17,7 +17,7 @@ extension FrameScene {
     }
 
     /// Where the faces this scene draws reach at its pose, whatever the canvas, scale and offset:
-    /// the corners of every face drawn (``FaceVisibility``'s layers with some opacity, in front
+    /// the corners of every face drawn (``/KiraGeometry/FaceVisibility``'s layers with some opacity, in front
     /// of the eye). Nil when none is.
     public var drawnExtent: DrawnExtent? {
         let card = SIMD2(Double(front.art.width), Double(front.art.height))

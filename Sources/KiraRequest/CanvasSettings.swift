@@ -19,7 +19,7 @@ public struct CanvasSettings: Sendable, Equatable {
     public var background: FrameBackground = .transparent
     /// The card's scale, 0.01…4; nil is 1 (one art pixel per canvas pixel).
     public var scale: Double?
-    /// Scale the card so that what it draws fills ``size``, less ``FrameScene/fitMargin`` on every
+    /// Scale the card so that what it draws fills ``size``, less ``/KiraRender/FrameScene/fitMargin`` on every
     /// side: a still's card at its pose, or an animation's card over all its frames.
     public var fit = false
 
