@@ -159,6 +159,8 @@ struct AnimateCommand: ParsableCommand {
         } else {
             try render(request, scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt8.self)
         }
+        // Said once the outputs are written: a failed run says only why it failed.
+        if !quiet, let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
     }
 
     /// Renders the frames once into every output asked for: each is a sink that receives every

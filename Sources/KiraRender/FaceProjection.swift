@@ -1,3 +1,4 @@
+import CKiraProjection
 import KiraGeometry
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity. Pure
@@ -50,6 +51,54 @@ struct FaceProjection {
         self.edges = edges
         rows = y0..<y1
         columns = x0..<x1
+    }
+
+    /// Whether a pixel of row `y` among `columns` may see the face minified (``FaceFootprint``):
+    /// false guarantees that each takes one bilinear sample, so the fast path may skip the test.
+    /// A step along x spans `|m0.xy · hz − (hx, hy) · m0.z| / hz²` texels (likewise along y with
+    /// m1), and along the row both the vector and `hz` are affine: the largest length is at an
+    /// end or where its derivative vanishes, found exactly.
+    func mayMinify(y: Int, columns: Range<Int>) -> Bool {
+        guard !columns.isEmpty else { return false }
+        let (m0, m1, _) = inverse.rows
+        let h0 = inverse.homogeneous(SIMD2(Double(columns.lowerBound) + 0.5, Double(y) + 0.5))
+        let h1 = inverse.homogeneous(SIMD2(Double(columns.upperBound - 1) + 0.5, Double(y) + 0.5))
+        // hz must keep its sign along the row (it does wherever the face is in front).
+        guard h0.z != 0, h1.z != 0, (h0.z > 0) == (h1.z > 0) else { return true }
+        var longest = 0.0
+        for m in [m0, m1] {
+            func numerator(_ h: SIMD3<Double>) -> SIMD2<Double> { SIMD2(m.x, m.y) * h.z - SIMD2(h.x, h.y) * m.z }
+            longest = max(longest, Self.largestRatio(numerator(h0), numerator(h1), h0.z, h1.z))
+        }
+        // A margin for rounding: a pixel's own length is computed another way.
+        return !(longest * 1.001 <= KIRA_FOOTPRINT_ONSET)
+    }
+
+    /// The largest `|n(t)| / z(t)²` for `t` in 0...1, where `n` and `z` run linearly from `n0`,
+    /// `z0` to `n1`, `z1` and `z` keeps its sign: at an end, or where the derivative of
+    /// `|n|² / z⁴` vanishes, a quadratic in `t`.
+    private static func largestRatio(_ n0: SIMD2<Double>, _ n1: SIMD2<Double>, _ z0: Double, _ z1: Double) -> Double {
+        let sign: Double = z0 > 0 ? 1 : -1
+        let c = z0 * sign, d = (z1 - z0) * sign
+        let slope = n1 - n0
+        // |n(t)|² = a t² + b t + e
+        let a = (slope * slope).sum(), b = 2 * (n0 * slope).sum(), e = (n0 * n0).sum()
+        func ratio(_ t: Double) -> Double { max(0, a * t * t + b * t + e).squareRoot() / ((c + d * t) * (c + d * t)) }
+        var largest = max(ratio(0), ratio(1))
+        // (2a t + b)(c + d t) − 4 d (a t² + b t + e) = 0
+        let qa = -2 * a * d, qb = 2 * a * c - 3 * b * d, qc = b * c - 4 * e * d
+        var roots: [Double] = []
+        if qa == 0 {
+            if qb != 0 { roots.append(-qc / qb) }
+        } else {
+            let discriminant = qb * qb - 4 * qa * qc
+            if discriminant >= 0 {
+                let root = discriminant.squareRoot()
+                roots += [(-qb + root) / (2 * qa), (-qb - root) / (2 * qa)]
+            }
+        }
+        for t in roots where t > 0 && t < 1 { largest = max(largest, ratio(t)) }
+        return largest
     }
 
     /// The columns of row `y` whose pixel the quad may touch (`covered`), and those whose whole

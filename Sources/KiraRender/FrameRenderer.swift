@@ -9,6 +9,8 @@ import KiraShader
 /// premultiplied and its result is kept premultiplied (so the shine also lights transparent art,
 /// as `layerEffect` does), every canvas pixel maps back through the inverse homography and samples
 /// the shaded face bilinearly as stored (clamped to the face; transparent texels bleed no colour),
+/// or, where the face is drawn smaller than its texels, averages bilinear taps over its footprint
+/// (`FaceFootprint`),
 /// opacity and the exact area of the pixel the face covers scale the premultiplied colour, and
 /// faces are composited source-over; the canvas is stored with straight alpha, as PNG wants. Like
 /// ``ShadeRenderer``, a frame renderer reuses its buffers, and its output does not depend on the

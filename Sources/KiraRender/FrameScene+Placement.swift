@@ -1,25 +1,71 @@
 import KiraGeometry
 
 extension FrameScene {
-    /// The map from the card's view (card pixels) to the canvas: the card centred, at
-    /// ``cardScale`` about its centre. At scale 1 the card sits on whole pixels (``cardOrigin``),
-    /// so an unscaled render samples the shaded face without resampling it.
+    /// The map from the card's view (card pixels) to the canvas: the card centred, moved by
+    /// ``cardOffset``, at ``cardScale`` about its centre. At scale 1 and no offset the card sits on
+    /// whole pixels (``cardOrigin``), so an unscaled render samples the shaded face without
+    /// resampling it.
     var cardToCanvas: Homography {
-        guard cardScale != 1 else {
+        guard cardScale != 1 || cardOffset != .zero else {
             return Homography.translation(SIMD2(Double(cardOrigin.x), Double(cardOrigin.y)))
         }
         let card = SIMD2(Double(front.art.width), Double(front.art.height))
         let canvas = SIMD2(Double(canvasWidth), Double(canvasHeight))
-        let offset = canvas / 2 - card / 2 * cardScale
+        let offset = canvas / 2 - card / 2 * cardScale + cardOffset
         // Row vectors (p · M), as every Homography here: the translation is the last row.
         return Homography(rows: SIMD3(cardScale, 0, 0), SIMD3(0, cardScale, 0), SIMD3(offset.x, offset.y, 1))
     }
 
-    /// The scale at which the card, tilted by up to ±45° (the default canvas's room), fits a
-    /// canvas of `width × height` with a pixel to spare on each side: at most 1.
-    public static func fittingScale(cardWidth: Int, cardHeight: Int, canvasWidth: Int, canvasHeight: Int) -> Double {
-        // The default canvas is the tilted card's extent plus at least a pixel each side.
-        let room = defaultCanvasSize(cardWidth: cardWidth, cardHeight: cardHeight)
-        return max(0.01, min(1, Double(canvasWidth - 2) / Double(room.width - 2), Double(canvasHeight - 2) / Double(room.height - 2)))
+    /// Where the faces this scene draws reach at its pose, whatever the canvas, scale and offset:
+    /// the corners of every face drawn (``/KiraGeometry/FaceVisibility``'s layers with some opacity, in front
+    /// of the eye). Nil when none is.
+    public var drawnExtent: DrawnExtent? {
+        let card = SIMD2(Double(front.art.width), Double(front.art.height))
+        let layers = visibility.layers(pose: pose, size: card, toCanvas: .identity, convention: rotationConvention)
+        var extent: DrawnExtent?
+        for index in layers.startIndex..<layers.endIndex where layers[index].opacity > 0 {
+            let map = layers[index].homography
+            let corners = [SIMD2(0, 0), SIMD2(card.x, 0), card, SIMD2(0, card.y)].compactMap { map.apply($0) }
+            // A face reaching behind the eye is not drawn.
+            guard corners.count == 4 else { continue }
+            let face = DrawnExtent(low: corners.reduce(corners[0], pointwiseMin) - card / 2,
+                                   high: corners.reduce(corners[0], pointwiseMax) - card / 2)
+            extent = extent.map { $0.union(face) } ?? face
+        }
+        return extent
+    }
+
+    /// `extent` on this scene's canvas, in canvas pixels (where its scale and offset put it).
+    public func canvasBounds(of extent: DrawnExtent) -> DrawnExtent {
+        let card = SIMD2(Double(front.art.width), Double(front.art.height))
+        let map = cardToCanvas
+        // Scale and translation only: the corners stay the corners.
+        return DrawnExtent(low: map.apply(card / 2 + extent.low) ?? extent.low,
+                           high: map.apply(card / 2 + extent.high) ?? extent.high)
+    }
+
+    /// Whether the faces drawn reach more than half a pixel beyond the canvas.
+    public var isCropped: Bool {
+        guard let extent = drawnExtent else { return false }
+        let bounds = canvasBounds(of: extent)
+        return bounds.low.x < -0.5 || bounds.low.y < -0.5
+            || bounds.high.x > Double(canvasWidth) + 0.5 || bounds.high.y > Double(canvasHeight) + 0.5
+    }
+
+    /// The margin a fitted card keeps on every side: this share of the canvas's shorter side,
+    /// at least a pixel (room for the edge pixels the card covers in part).
+    public static let fitMargin = 0.04
+
+    /// The scale and offset (``cardScale``, ``cardOffset``) at which `extent` fills a canvas of
+    /// `width × height`, centred, less ``fitMargin`` on every side: within the scales `--scale`
+    /// takes, 0.01…4.
+    public static func fitting(_ extent: DrawnExtent, canvasWidth: Int, canvasHeight: Int) -> (scale: Double, offset: SIMD2<Double>) {
+        let canvas = SIMD2(Double(canvasWidth), Double(canvasHeight))
+        let margin = max(1, fitMargin * min(canvas.x, canvas.y))
+        let room = canvas - 2 * margin
+        let size = pointwiseMax(extent.size, SIMD2(repeating: 1e-9))
+        let scale = min(4, max(0.01, min(room.x / size.x, room.y / size.y)))
+        // The extent's centre goes to the canvas's centre.
+        return (scale, -(extent.low + extent.high) / 2 * scale)
     }
 }

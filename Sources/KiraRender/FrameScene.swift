@@ -52,6 +52,9 @@ public struct FrameScene: Sendable {
     /// The card's size on the canvas, as a factor about its centre (1: one face pixel per canvas
     /// pixel); below 1 a small canvas shows the whole card instead of cropping it.
     public var cardScale: Double = 1
+    /// The card's centre moved from the canvas's centre by this many canvas pixels: a fitted card
+    /// centres what it draws, not the card at rest (``fitting(_:canvasWidth:canvasHeight:)``).
+    public var cardOffset = SIMD2<Double>.zero
 
     /// A scene with the card centred on a canvas that fits it tilted by up to ±45°.
     public init(front: CardFace, back: CardFace, pose: CardPose = CardPose(),

@@ -63,14 +63,47 @@ struct ScalarProjectionJob: @unchecked Sendable {
         }
     }
 
-    /// Samples the premultiplied face bilinearly (clamped to its edge texels) where canvas pixel
-    /// (`x`, `y`) maps back to, and composites it with `weight` over the row buffer.
+    /// Samples the premultiplied face where canvas pixel (`x`, `y`) maps back to (``sample``),
+    /// and composites it with `weight` over the row buffer.
     @inline(__always)
     private func blend<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
                                          row: UnsafeMutablePointer<Float>, x: Int, y: Int, weight: Float) {
-        let fw = projection.faceSize.x, fh = projection.faceSize.y
+        let color = sample(projection, face: face, x: x, y: y)
+        let source = color * weight
+        (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
+            dst.pointee = source + dst.pointee * (1 - source.w)
+        }
+    }
+
+    /// The face as canvas pixel (`x`, `y`) sees it: sampled bilinearly at the point its centre
+    /// maps back to, or, where the face is drawn smaller than its texels, the mean of the
+    /// bilinear taps over the pixel's footprint (``FaceFootprint``).
+    @inline(__always)
+    private func sample<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+                                          x: Int, y: Int) -> SIMD4<Float> {
         let h = projection.inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
-        let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
+        let footprint = FaceFootprint(inverse: projection.inverse, h: h)
+        let fw = projection.faceSize.x, fh = projection.faceSize.y
+        guard footprint.isMinified else {
+            let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
+            return bilinear(face, size: projection.faceSize, u: u, v: v)
+        }
+        var sum = SIMD4<Float>.zero
+        for j in 0..<footprint.rows {
+            for i in 0..<footprint.columns {
+                let p = footprint.tap(i, j)
+                sum += bilinear(face, size: projection.faceSize, u: Self.clamp(p.x - 0.5, Double(fw - 1)),
+                                v: Self.clamp(p.y - 0.5, Double(fh - 1)))
+            }
+        }
+        return sum / Float(footprint.columns * footprint.rows)
+    }
+
+    /// The premultiplied face interpolated bilinearly at (`u`, `v`), in texel-centre coordinates
+    /// within the face.
+    @inline(__always)
+    private func bilinear<Out: LaneChannel>(_ face: UnsafePointer<Out>, size: SIMD2<Int>, u: Double, v: Double) -> SIMD4<Float> {
+        let fw = size.x, fh = size.y
         let x0 = Int(u), y0 = Int(v)
         let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
         let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
@@ -83,11 +116,13 @@ struct ScalarProjectionJob: @unchecked Sendable {
         let t00 = texel(x0, y0), t01 = texel(x1, y0), t10 = texel(x0, y1), t11 = texel(x1, y1)
         let t = t00 + (t01 - t00) * wx
         let b = t10 + (t11 - t10) * wx
-        let color = t + (b - t) * wy
-        let source = color * weight
-        (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
-            dst.pointee = source + dst.pointee * (1 - source.w)
-        }
+        return t + (b - t) * wy
+    }
+
+    /// `x` clamped to `0...high`, NaN to 0 (as the C kernels clamp).
+    private static func clamp(_ x: Double, _ high: Double) -> Double {
+        let t = x > 0 ? x : 0
+        return t < high ? t : high
     }
 
     /// Writes `columns` of the row, un-premultiplied, as stored channels.

@@ -163,22 +163,27 @@ public struct AnimationRequest: Sendable, Equatable {
         return notes
     }
 
-    /// The request's frame at animation time `time` of the card `card`.
-    public func scene(at time: Double, card: LoadedCard, drag: DragPath) -> FrameScene {
+    /// The request's frame at animation time `time` of the card `card`, not yet placed on the
+    /// canvas (``CanvasSettings/place(_:)`` places all the frames at once).
+    private func unplacedScene(at time: Double, card: LoadedCard, drag: DragPath) -> FrameScene {
         let state = (preset ?? .showcase).state(at: time, drag: drag)
-        var frame = RenderRequest()
-        frame.pose = state.pose
-        frame.canvas = canvas
-        frame.shader = shader
-        frame.output = output
-        var scene = frame.scene(for: card)
-        scene.visibility = state.visibility
-        return scene
+        return FrameScene(front: card.front.face, back: card.back.face, pose: state.pose, canvasSize: (1, 1),
+                          background: canvas.background, visibility: state.visibility,
+                          parameters: shader.parameters, rotationConvention: shader.rotation)
     }
 
-    /// Every frame of `timing`.
+    /// Every frame of `timing`, on one canvas: with {fit}, what the card draws over all of them
+    /// fills it, so that no frame is cropped.
     public func scenes(for timing: FrameTiming, card: LoadedCard, drag: DragPath) -> [FrameScene] {
-        timing.animationTimes.map { scene(at: $0, card: card, drag: drag) }
+        var scenes = timing.animationTimes.map { unplacedScene(at: $0, card: card, drag: drag) }
+        canvas.place(&scenes)
+        return scenes
+    }
+
+    /// The note for `scenes` when a given size crops the card in some of them (parameters
+    /// written `{name}`).
+    public func cropNote(for scenes: [FrameScene]) -> String? {
+        canvas.cropNote(for: scenes)
     }
 
     /// The largest batch of frames up to `preferred` whose render fits `budget` (the card's

@@ -19,7 +19,8 @@ public struct CanvasSettings: Sendable, Equatable {
     public var background: FrameBackground = .transparent
     /// The card's scale, 0.01…4; nil is 1 (one art pixel per canvas pixel).
     public var scale: Double?
-    /// Scale the card down so that it fits ``size`` even tilted by ±45°.
+    /// Scale the card so that what it draws fills ``size``, less ``/KiraRender/FrameScene/fitMargin`` on every
+    /// side: a still's card at its pose, or an animation's card over all its frames.
     public var fit = false
 
     public init(size: Size? = nil, background: FrameBackground = .transparent, scale: Double? = nil, fit: Bool = false) {
@@ -61,7 +62,7 @@ public struct CanvasSettings: Sendable, Equatable {
                }),
         .number("scale", \.scale, in: 0.01...4, valueName: "s",
                 help: "Draw the card at this scale, 0.01...4 (default 1: one art pixel per canvas pixel); without {size} the canvas scales too."),
-        .flag("fit", \.fit, help: "Scale the card down so that it fits {size} even tilted by ±45° (a canvas smaller than the card crops it otherwise)."),
+        .flag("fit", \.fit, help: "Scale the card so that it fills {size} as drawn (at its pose, or over every frame of an animation), with a margin of 4% of the shorter side (a canvas smaller than the card crops it otherwise)."),
     ]
 
     /// The checks between values.
@@ -70,16 +71,47 @@ public struct CanvasSettings: Sendable, Equatable {
         if fit, size == nil { throw RequestError(parameter: "fit", reason: "needs {size} (the default canvas already fits the card)") }
     }
 
-    /// The canvas and the card's scale on it, for a card of `cardWidth × cardHeight` pixels.
-    public func placement(cardWidth: Int, cardHeight: Int) -> (size: (width: Int, height: Int), scale: Double) {
+    /// The canvas and the card's scale and offset on it, for a card of `cardWidth × cardHeight`
+    /// pixels whose faces reach `drawn` over the frames the canvas shows (nil: nothing is drawn;
+    /// only ``fit`` needs it): with ``fit``, `drawn` fills the canvas, centred.
+    public func placement(cardWidth: Int, cardHeight: Int, drawn: DrawnExtent?)
+        -> (size: (width: Int, height: Int), scale: Double, offset: SIMD2<Double>) {
         if let size {
-            let scale = fit
-                ? FrameScene.fittingScale(cardWidth: cardWidth, cardHeight: cardHeight, canvasWidth: size.width, canvasHeight: size.height)
-                : self.scale ?? 1
-            return ((size.width, size.height), scale)
+            guard fit else { return ((size.width, size.height), scale ?? 1, .zero) }
+            // Nothing drawn (a face edge-on): fit the card at rest.
+            let extent = drawn ?? DrawnExtent(low: -SIMD2(Double(cardWidth), Double(cardHeight)) / 2,
+                                              high: SIMD2(Double(cardWidth), Double(cardHeight)) / 2)
+            let fitted = FrameScene.fitting(extent, canvasWidth: size.width, canvasHeight: size.height)
+            return ((size.width, size.height), fitted.scale, fitted.offset)
         }
         let room = FrameScene.defaultCanvasSize(cardWidth: cardWidth, cardHeight: cardHeight)
-        guard let scale, scale != 1 else { return (room, 1) }
-        return ((max(1, Int((Double(room.width) * scale).rounded())), max(1, Int((Double(room.height) * scale).rounded()))), scale)
+        guard let scale, scale != 1 else { return (room, 1, .zero) }
+        return ((max(1, Int((Double(room.width) * scale).rounded())), max(1, Int((Double(room.height) * scale).rounded()))), scale, .zero)
+    }
+
+    /// Places the card on `scenes`, the frames one canvas shows (a still, or every frame of an
+    /// animation): their canvas size, and the card's scale and offset, the same for all.
+    public func place(_ scenes: inout [FrameScene]) {
+        guard let first = scenes.first else { return }
+        let drawn = fit ? scenes.lazy.compactMap(\.drawnExtent).reduce(nil) { $0?.union($1) ?? $1 } : nil
+        let placement = placement(cardWidth: first.front.art.width, cardHeight: first.front.art.height, drawn: drawn)
+        for i in scenes.indices {
+            scenes[i].canvasWidth = placement.size.width
+            scenes[i].canvasHeight = placement.size.height
+            scenes[i].cardScale = placement.scale
+            scenes[i].cardOffset = placement.offset
+        }
+    }
+
+    /// The note for frames that `scenes` (the frames one canvas shows) crop, if any: only a
+    /// ``size`` the user gave crops, and neither ``fit`` nor ``scale`` was asked for. Parameters
+    /// are written `{name}`.
+    public func cropNote(for scenes: [FrameScene]) -> String? {
+        guard let size, !fit, scale == nil else { return nil }
+        let cropped = scenes.filter(\.isCropped).count
+        guard cropped > 0 else { return nil }
+        let which = scenes.count == 1 ? "the card" : "the card in \(cropped) of \(scenes.count) frames"
+        return "\(which) reaches beyond the \(size.width)×\(size.height) canvas and is cropped "
+            + "(give {fit} to fill the canvas with the whole card, or {scale})"
     }
 }

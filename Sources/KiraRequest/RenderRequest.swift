@@ -101,12 +101,17 @@ public struct RenderRequest: Sendable, Equatable {
 
     /// The frame of the faces `front` and `back` this request describes.
     public func scene(front: CardFace, back: CardFace) -> FrameScene {
-        let placement = canvas.placement(cardWidth: front.art.width, cardHeight: front.art.height)
-        var scene = FrameScene(
-            front: front, back: back, pose: pose, canvasSize: placement.size, background: canvas.background,
-            visibility: visibility, parameters: shader.parameters, rotationConvention: shader.rotation)
-        scene.cardScale = placement.scale
-        return scene
+        var scenes = [FrameScene(
+            front: front, back: back, pose: pose, canvasSize: (1, 1), background: canvas.background,
+            visibility: visibility, parameters: shader.parameters, rotationConvention: shader.rotation)]
+        canvas.place(&scenes)
+        return scenes[0]
+    }
+
+    /// What `scene` does that was not asked for in so many words (a given size that crops the
+    /// card), one line each. Parameters are written `{name}`.
+    public func notes(for scene: FrameScene) -> [String] {
+        canvas.cropNote(for: [scene]).map { [$0] } ?? []
     }
 
     /// The memory a render of `scene` takes at its peak: the textures, the renderer's canvas and

@@ -24,11 +24,11 @@ import Testing
     @Test func pathFilterMeasuresOnlyThosePaths() throws {
         let workspace = try Workspace()
         let result = try workspace.run("bench", "--size", "40x56", "--frames", "1", "--repeats", "1", "--threads", "2",
-                                       "--path", "frame", "--path", "frame-scalar", "--json")
+                                       "--path", "frame", "--path", "frame-scalar", "--path", "frame-thumbnail", "--json")
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let paths = try #require(object["paths"] as? [[String: Any]])
-        #expect(paths.compactMap { $0["name"] as? String } == ["frame", "frame", "frame-scalar", "frame-scalar"])
+        #expect(paths.compactMap { $0["name"] as? String } == ["frame", "frame", "frame-scalar", "frame-scalar", "frame-thumbnail", "frame-thumbnail"])
         for path in paths {
             #expect(path["frames_per_s"] as? Double ?? 0 > 0 && path["threads"] as? Int != nil, "\(path)")
         }

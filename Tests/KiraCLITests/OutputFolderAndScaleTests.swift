@@ -58,13 +58,31 @@ import Testing
 
     @Test func fitShowsTheWholeCardOnASmallCanvas() throws {
         let workspace = try Workspace()  // an opaque 45×63 card
-        #expect(try workspace.run(card: "render", "--size", "40x50", "-o", "output/crop.png").status == 0)
+        let crop = try workspace.run(card: "render", "--size", "40x50", "-o", "output/crop.png")
+        #expect(crop.status == 0)
         #expect(try Self.alphas(workspace.file("output/crop.png")).border == [255], "without --fit the card is cropped")
+        #expect(crop.stderr.contains("kira render: the card reaches beyond the 40×50 canvas and is cropped (give --fit to fill the canvas with the whole card, or --scale)\n"),
+                "\(crop.stderr)")
         for tilt in [["--tilt-y", "0"], ["--tilt-x", "45", "--tilt-y", "-45"]] {
             let result = try CLIRunner.run(["render"] + Workspace.card + tilt + ["--size", "40x50", "--fit", "-o", "output/fit.png"], in: workspace.path)
             #expect(result.status == 0, "\(result.stderr)")
             let fit = try Self.alphas(workspace.file("output/fit.png"))
             #expect(fit.border == [0] && fit.centre == 255, "\(tilt): \(fit)")
+            #expect(!result.stderr.contains("cropped"), "\(result.stderr)")
+        }
+    }
+
+    @Test func anAnimationOnACanvasThatCropsItSaysHowManyFrames() throws {
+        let workspace = try Workspace()  // an opaque 45×63 card
+        let cropped = try workspace.run(card: "animate", "--preset", "seed004-flip", "--fps", "5", "--size", "40x50",
+                                        "--output-dir", "output/a")
+        #expect(cropped.status == 0)
+        #expect(cropped.stderr.contains("kira animate: the card in 4 of 4 frames reaches beyond the 40×50 canvas and is cropped"),
+                "\(cropped.stderr)")
+        for extra in [["--fit"], ["--quiet"]] {
+            let result = try CLIRunner.run(["animate"] + Workspace.card + ["--preset", "seed004-flip", "--fps", "5", "--size", "40x50",
+                                                                          "--output-dir", "output/b"] + extra, in: workspace.path)
+            #expect(result.status == 0 && !result.stderr.contains("cropped"), "\(extra): \(result.stderr)")
         }
     }
 

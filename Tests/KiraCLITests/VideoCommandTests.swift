@@ -10,7 +10,7 @@ import Testing
     @Test func oneRenderWritesEveryVideoAndThePNGOutputs() throws {
         let workspace = try Workspace()
         let result = try workspace.run(
-            card: "animate", "--preset", "showcase", "--fps", "4", "--size", "47x65", "--background", "#203040",
+            card: "animate", "--preset", "showcase", "--fps", "4", "--size", "47x65", "--fit", "--background", "#203040",
             "--video", "output/a.mp4", "--video", "output/a.webm", "--video", "output/a.gif", "--video", "output/a.webp",
             "--apng", "output/a.png", "--output-dir", "output/frames", "--sheet", "output/sheet.png")
         #expect(result.status == 0, "\(result.stderr)")

@@ -11,7 +11,10 @@ import Testing
         var visibility = FaceVisibility.orientation
         var background = FrameBackground.color(SIMD3(0.1, 0.2, 0.3))
         var canvas: (width: Int, height: Int)? = nil
-        var description: String { "\(pose) \(visibility) \(background) canvas \(canvas.map { "\($0.width)x\($0.height)" } ?? "default")" }
+        var scale = 1.0
+        var description: String {
+            "\(pose) \(visibility) \(background) canvas \(canvas.map { "\($0.width)x\($0.height)" } ?? "default") scale \(scale)"
+        }
     }
 
     static let cases: [Case] = [
@@ -29,6 +32,14 @@ import Testing
         Case(pose: CardPose(tiltX: 20, tiltY: 30), canvas: (37, 45)),
         Case(pose: CardPose(tiltY: -25), canvas: (13, 70)),
         Case(pose: CardPose(tiltX: 3), background: .transparent, canvas: (5, 9)),
+        // Minified faces (filtered over their footprints): thumbnails, a strong tilt, a flip
+        // near edge-on, and a card so small that its footprints reach the most taps a side.
+        Case(pose: CardPose(tiltX: 6, tiltY: -9), scale: 0.3),
+        Case(pose: CardPose(tiltX: -20, tiltY: 35, flip: 20), background: .transparent, scale: 0.55),
+        Case(pose: CardPose(tiltX: 45, tiltY: -45)),
+        Case(pose: CardPose(flip: 89.6), background: .transparent),
+        Case(pose: CardPose(tiltY: 10, flip: 160, flipAxis: .diagonal), scale: 0.2),
+        Case(pose: CardPose(tiltX: 5), canvas: (19, 21), scale: 0.015),
     ]
 
     static func render<Out: LaneChannel>(_ scene: FrameScene, _ path: FrameRenderer.ProjectionPath, threads: Int = 2,
@@ -46,6 +57,7 @@ import Testing
             scene.canvasWidth = canvas.width
             scene.canvasHeight = canvas.height
         }
+        scene.cardScale = c.scale
         return scene
     }
 
@@ -69,6 +81,23 @@ import Testing
         for threads in [1, 2, 7] {
             let lanes = try Self.render(scene, .lanes, threads: threads, as: UInt8.self)
             #expect(Self.differences(lanes, scalar) == "none", "\(threads) threads")
+        }
+    }
+
+    @Test func minifiedFacesMatchAtAnyThreadCountAndDepth() throws {
+        var scene = FrameRendererTests.scene(pose: CardPose(tiltX: 12, tiltY: -7, flip: 50))
+        scene.canvasWidth = 61
+        scene.canvasHeight = 47
+        scene.cardScale = 0.45
+        let scalar8 = try Self.render(scene, .scalar, threads: 1, as: UInt8.self)
+        let scalar16 = try Self.render(scene, .scalar, threads: 1, as: UInt16.self)
+        for threads in [1, 2, 7] {
+            #expect(Self.differences(try Self.render(scene, .lanes, threads: threads, as: UInt8.self), scalar8) == "none",
+                    "8-bit, \(threads) threads")
+            #expect(Self.differences(try Self.render(scene, .lanes, threads: threads, as: UInt16.self), scalar16) == "none",
+                    "16-bit, \(threads) threads")
+            #expect(Self.differences(try Self.render(scene, .scalar, threads: threads, as: UInt8.self), scalar8) == "none",
+                    "scalar, \(threads) threads")
         }
     }
 

@@ -3,8 +3,9 @@
 card centred on the canvas as FrameScene places it), printed as nine numbers, row by row, in
 Kira's row-vector convention: [x y 1] M = [X Y W].
 
-Usage: homography.py CARD_W CARD_H CANVAS_W CANVAS_H TILT_X TILT_Y FLIP
-(flip about y with perspective 0.7, tilts with perspective 1: CardPose's defaults)."""
+Usage: homography.py CARD_W CARD_H CANVAS_W CANVAS_H TILT_X TILT_Y FLIP [SCALE]
+(flip about y with perspective 0.7, tilts with perspective 1: CardPose's defaults; SCALE, as
+`--scale`, draws the card at that scale about its centre, centred on the canvas)."""
 import math
 import sys
 
@@ -45,8 +46,12 @@ def main():
     m = rotation3d_effect(flip, (0, 1, 0), 0.7, size)
     m = multiply(m, rotation3d_effect(tilt_x, (1, 0, 0), 1, size))
     m = multiply(m, rotation3d_effect(tilt_y, (0, 1, 0), 1, size))
-    origin = ((W - cw) // 2, (H - ch) // 2)
-    m = multiply(m, [[1, 0, 0], [0, 1, 0], [origin[0], origin[1], 1]])
+    scale = float(sys.argv[8]) if len(sys.argv) > 8 else 1.0
+    if scale == 1:
+        origin = ((W - cw) // 2, (H - ch) // 2)  # on whole pixels
+    else:
+        origin = (W / 2 - cw / 2 * scale, H / 2 - ch / 2 * scale)
+    m = multiply(m, [[scale, 0, 0], [0, scale, 0], [origin[0], origin[1], 1]])
     print(" ".join(f"{v:.10g}" for row in m for v in row))
 
 

@@ -59,10 +59,13 @@ typedef struct {
 
 /// A face's inverse homography on one canvas row: canvas column `x` (its centre `cx = x + 0.5`)
 /// maps to the homogeneous face point `(column * cx + row) + constant`, summed in that order.
+/// `step` is the map's change from one canvas row to the next (the homography's second row), for
+/// the footprint of a pixel (`kira_footprint_of`).
 typedef struct {
     double column_x, column_y, column_z;
     double row_x, row_y, row_z;
     double constant_x, constant_y, constant_z;
+    double step_x, step_y, step_z;
 } kira_row_map;
 
 /// A premultiplied RGBA8 face: `width` × `height` texels, one 32-bit word each (R in the low byte).
@@ -127,22 +130,33 @@ static inline __attribute__((always_inline)) kira_bilinear_taps kira_bilinear_ta
     return taps;
 }
 
-/// The four texels of `taps` interpolated, scaled by `weight` and composited source-over onto
-/// `under`: `source * weight + under * (1 - source alpha * weight)`. Lanes of weight 0 keep
-/// `under`.
-static inline __attribute__((always_inline)) kira_rgba_lanes kira_bilinear_over(
-    kira_rgba_lanes t00, kira_rgba_lanes t01, kira_rgba_lanes t10, kira_rgba_lanes t11, kira_bilinear_taps taps,
-    kira_f16 weight, kira_rgba_lanes under) {
+/// The four texels of `taps` interpolated.
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_bilinear(
+    kira_rgba_lanes t00, kira_rgba_lanes t01, kira_rgba_lanes t10, kira_rgba_lanes t11, kira_bilinear_taps taps) {
 #define KIRA_BILINEAR(c) ({ \
         kira_f16 top = t00.c + (t01.c - t00.c) * taps.wx; \
         kira_f16 bottom = t10.c + (t11.c - t10.c) * taps.wx; \
         top + (bottom - top) * taps.wy; })
-    kira_f16 sr = KIRA_BILINEAR(r) * weight, sg = KIRA_BILINEAR(g) * weight;
-    kira_f16 sb = KIRA_BILINEAR(b) * weight, sa = KIRA_BILINEAR(a) * weight;
+    kira_rgba_lanes color = {KIRA_BILINEAR(r), KIRA_BILINEAR(g), KIRA_BILINEAR(b), KIRA_BILINEAR(a)};
 #undef KIRA_BILINEAR
+    return color;
+}
+
+/// `color` scaled by `weight` and composited source-over onto `under`:
+/// `color * weight + under * (1 - color alpha * weight)`. Lanes of weight 0 keep `under`.
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_over(kira_rgba_lanes color, kira_f16 weight,
+                                                                        kira_rgba_lanes under) {
+    kira_f16 sr = color.r * weight, sg = color.g * weight, sb = color.b * weight, sa = color.a * weight;
     kira_f16 keep = 1.0f - sa;
     kira_rgba_lanes over = {sr + under.r * keep, sg + under.g * keep, sb + under.b * keep, sa + under.a * keep};
     return over;
+}
+
+/// The four texels of `taps` interpolated and composited with `weight` over `under` (`kira_over`).
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_bilinear_over(
+    kira_rgba_lanes t00, kira_rgba_lanes t01, kira_rgba_lanes t10, kira_rgba_lanes t11, kira_bilinear_taps taps,
+    kira_f16 weight, kira_rgba_lanes under) {
+    return kira_over(kira_bilinear(t00, t01, t10, t11, taps), weight, under);
 }
 
 /// The RGBA8 face sampled bilinearly where canvas columns `columns` of a row map back to
@@ -201,6 +215,142 @@ static inline __attribute__((always_inline)) kira_rgba_lanes kira_sample_over16(
                               taps, weight, under);
 }
 
+// Minification. A canvas pixel that sees a face drawn smaller than its texels spans more than
+// one texel: sampled at its centre alone, the face aliases. Kira filters each pixel over a
+// footprint 1.5 pixels wide (±0.75 px). Bilinear interpolation reads ±1 texel around the centre,
+// ±0.67 px or more while a pixel spans at most 1.5 texels along each canvas axis: such a pixel
+// takes the one bilinear sample it always took. Beyond, it averages a grid of bilinear taps
+// spread over 1.5 × (length − 1.5) texels along each canvas axis mapped onto the face (the
+// Jacobian of the inverse map at its centre: a parallelogram on the face), so that the taps and
+// their own ±1 texel span the footprint; taps at most one texel apart, at most
+// KIRA_FOOTPRINT_TAPS a side. The spread grows from nothing at the onset, so the filter has no
+// seam where it starts.
+
+/// The footprint's width in canvas pixels.
+#define KIRA_FOOTPRINT_WIDTH 1.5
+/// Texels a pixel spans along an axis beyond which it is filtered (bilinear alone below).
+#define KIRA_FOOTPRINT_ONSET 1.5
+/// The most taps along one axis (a pixel spanning over 43.5 texels gets them further apart).
+#define KIRA_FOOTPRINT_TAPS 64
+
+/// Where sixteen canvas pixels of a row land on a face and what they span there: the centre
+/// (`u`, `v`, in face pixels), the face's change along a canvas column step (`dux`, `dvx`) and a
+/// row step (`duy`, `dvy`), the taps along each canvas axis (`nx`, `ny`: 1 where the pixel is not
+/// minified along it) and the canvas pixels they spread over (`span_x`, `span_y`).
+typedef struct {
+    kira_d16 u, v, dux, dvx, duy, dvy, span_x, span_y;
+    kira_i16 nx, ny;
+} kira_footprint;
+
+/// Masks of double lanes (a comparison of `kira_d16` lanes gives one).
+typedef int64_t kira_l16 __attribute__((ext_vector_type(16)));
+
+/// Taps along one axis for a pixel whose step spans `length` texels (NaN or infinite: 1), and the
+/// canvas pixels they spread over; lanes not `counts` take 1.
+static inline __attribute__((always_inline)) kira_i16 kira_footprint_taps(kira_d16 length, kira_i16 counts,
+                                                                          kira_d16 *span) {
+    kira_d16 extent = KIRA_FOOTPRINT_WIDTH * (length - KIRA_FOOTPRINT_ONSET);
+    kira_l16 spread = __builtin_convertvector(counts, kira_l16) & (extent > 0.0) & (extent < __builtin_inf());
+    // ceil(min(extent, TAPS)) for the positive lanes, without a rounding instruction.
+    kira_d16 capped = extent < (double)KIRA_FOOTPRINT_TAPS ? extent : (kira_d16)((double)KIRA_FOOTPRINT_TAPS);
+    capped = spread ? capped : (kira_d16)(0.0);
+    kira_i16 whole = kira_d16_truncate(capped);
+    kira_i16 up = whole - __builtin_convertvector(capped > kira_i16_to_d16(whole), kira_i16);  // true is -1
+    kira_i16 taps = kira_min_i32(up + 1, KIRA_FOOTPRINT_TAPS);
+    taps = __builtin_convertvector(spread, kira_i16) ? taps : (kira_i16)(1);
+    *span = __builtin_convertvector(taps > 1, kira_l16) ? extent / length : (kira_d16)(0.0);
+    return taps;
+}
+
+/// The footprints of canvas columns `columns` of a row (`map`); lanes of no `weight` take 1 tap.
+static inline __attribute__((always_inline)) kira_footprint kira_footprint_of(kira_row_map map, kira_i16 columns,
+                                                                              kira_f16 weight) {
+    kira_d16 cx = kira_i16_to_d16(columns) + 0.5;
+    kira_d16 hx = (map.column_x * cx + map.row_x) + map.constant_x;
+    kira_d16 hy = (map.column_y * cx + map.row_y) + map.constant_y;
+    kira_d16 hz = (map.column_z * cx + map.row_z) + map.constant_z;
+    kira_footprint f;
+    f.u = hx / hz;
+    f.v = hy / hz;
+    // The derivatives of (hx / hz, hy / hz) along the canvas axes.
+    f.dux = (map.column_x - f.u * map.column_z) / hz;
+    f.dvx = (map.column_y - f.v * map.column_z) / hz;
+    f.duy = (map.step_x - f.u * map.step_z) / hz;
+    f.dvy = (map.step_y - f.v * map.step_z) / hz;
+    kira_i16 counts = weight != 0.0f;
+    f.nx = kira_footprint_taps(__builtin_elementwise_sqrt(f.dux * f.dux + f.dvx * f.dvx), counts, &f.span_x);
+    f.ny = kira_footprint_taps(__builtin_elementwise_sqrt(f.duy * f.duy + f.dvy * f.dvy), counts, &f.span_y);
+    return f;
+}
+
+/// The canvas offset of tap `k` of `taps` spread over `span` pixels: from -span/2 to span/2.
+static inline __attribute__((always_inline)) kira_d16 kira_footprint_offset(int32_t k, kira_i16 taps, kira_d16 span) {
+    kira_d16 last = kira_i16_to_d16(taps > 1 ? taps - 1 : (kira_i16)(1));
+    return __builtin_convertvector(taps > 1, kira_l16) ? ((double)k / last - 0.5) * span : (kira_d16)(0.0);
+}
+
+/// The mean of the footprint's taps on a face of `width` × `height` texels, RGBA8 (`texels8`) or
+/// RGBA16 (`texels16`), each tap a bilinear sample clamped to the edge texels. Rows of taps
+/// outer, columns inner, summed in that order. Out of line: it runs only on minified faces.
+static __attribute__((noinline)) kira_rgba_lanes kira_footprint_mean(
+    const uint32_t *texels8, const uint16_t *texels16, int32_t width, int32_t height, kira_footprint f) {
+    kira_rgba_lanes sum = {0.0f, 0.0f, 0.0f, 0.0f};
+    int32_t rows = kira_reduce_max_i32(f.ny), columns = kira_reduce_max_i32(f.nx);
+    // The columns' offsets once, not once per row of taps (a division each).
+    kira_d16 offsets[KIRA_FOOTPRINT_TAPS];
+    for (int32_t i = 0; i < columns; i++) offsets[i] = kira_footprint_offset(i, f.nx, f.span_x);
+    for (int32_t j = 0; j < rows; j++) {
+        kira_d16 b = kira_footprint_offset(j, f.ny, f.span_y);
+        for (int32_t i = 0; i < columns; i++) {
+            kira_d16 a = offsets[i];
+            kira_d16 u = kira_clamp_d16((f.u + (a * f.dux + b * f.duy)) - 0.5, (double)(width - 1));
+            kira_d16 v = kira_clamp_d16((f.v + (a * f.dvx + b * f.dvy)) - 0.5, (double)(height - 1));
+            kira_bilinear_taps taps;
+            taps.x0 = kira_d16_truncate(u);
+            taps.y0 = kira_d16_truncate(v);
+            taps.wx = kira_d16_to_f16(u - kira_i16_to_d16(taps.x0));
+            taps.wy = kira_d16_to_f16(v - kira_i16_to_d16(taps.y0));
+            taps.x1 = kira_min_i32(taps.x0 + 1, width - 1);
+            taps.y1 = kira_min_i32(taps.y0 + 1, height - 1);
+            kira_rgba_lanes color;
+            if (texels16) {
+                kira_face_rgba16 face = {texels16, width, height};
+                color = kira_bilinear(kira_texels_rgba16(face, taps.x0, taps.y0), kira_texels_rgba16(face, taps.x1, taps.y0),
+                                      kira_texels_rgba16(face, taps.x0, taps.y1), kira_texels_rgba16(face, taps.x1, taps.y1),
+                                      taps);
+            } else {
+                kira_i16 top = taps.y0 * width, bottom = taps.y1 * width;
+                color = kira_bilinear(kira_unpack_rgba8(kira_gather_u32(texels8, top + taps.x0)),
+                                      kira_unpack_rgba8(kira_gather_u32(texels8, top + taps.x1)),
+                                      kira_unpack_rgba8(kira_gather_u32(texels8, bottom + taps.x0)),
+                                      kira_unpack_rgba8(kira_gather_u32(texels8, bottom + taps.x1)), taps);
+            }
+            kira_i16 in = (i < f.nx) & (j < f.ny);
+            sum.r = in ? sum.r + color.r : sum.r;
+            sum.g = in ? sum.g + color.g : sum.g;
+            sum.b = in ? sum.b + color.b : sum.b;
+            sum.a = in ? sum.a + color.a : sum.a;
+        }
+    }
+    kira_f16 count = __builtin_convertvector(f.nx * f.ny, kira_f16);
+    kira_rgba_lanes mean = {sum.r / count, sum.g / count, sum.b / count, sum.a / count};
+    return mean;
+}
+
+/// `plain` (the face sampled at the pixels' centres and composited over `under`) where the face
+/// is not minified; where it is, the footprint's mean composited with `weight` over `under`.
+static inline __attribute__((always_inline)) kira_rgba_lanes kira_filter_minified(
+    const uint32_t *texels8, const uint16_t *texels16, int32_t width, int32_t height, kira_row_map map,
+    kira_i16 columns, kira_f16 weight, kira_rgba_lanes under, kira_rgba_lanes plain) {
+    kira_footprint f = kira_footprint_of(map, columns, weight);
+    kira_i16 minified = (f.nx > 1) | (f.ny > 1);
+    if (!__builtin_reduce_or(minified)) return plain;
+    kira_rgba_lanes over = kira_over(kira_footprint_mean(texels8, texels16, width, height, f), weight, under);
+    kira_rgba_lanes result = {minified ? over.r : plain.r, minified ? over.g : plain.g, minified ? over.b : plain.b,
+                              minified ? over.a : plain.a};
+    return result;
+}
+
 /// The 64 floats `rgba` (lanes r, g, b, a) as lanes.
 static inline __attribute__((always_inline)) kira_rgba_lanes kira_load_rgba_lanes(const float *rgba) {
     kira_rgba_lanes pixels;
@@ -219,6 +369,24 @@ static inline __attribute__((always_inline)) void kira_sample_over_rgba8(
 static inline __attribute__((always_inline)) void kira_sample_over_rgba16(
     kira_face_rgba16 face, kira_row_map map, kira_i16 columns, kira_f16 weight, float *rgba) {
     kira_rgba_lanes over = kira_sample_over16(face, map, columns, weight, kira_load_rgba_lanes(rgba));
+    __builtin_memcpy(rgba, &over, sizeof over);
+}
+
+/// `kira_sample_over_rgba8`, the face filtered where it is minified (`kira_filter_minified`).
+static inline __attribute__((always_inline)) void kira_sample_filtered_rgba8(
+    kira_face_rgba8 face, kira_row_map map, kira_i16 columns, kira_f16 weight, float *rgba) {
+    kira_rgba_lanes under = kira_load_rgba_lanes(rgba);
+    kira_rgba_lanes plain = kira_sample_over(face, map, columns, weight, under);
+    kira_rgba_lanes over = kira_filter_minified(face.texels, 0, face.width, face.height, map, columns, weight, under, plain);
+    __builtin_memcpy(rgba, &over, sizeof over);
+}
+
+/// `kira_sample_over_rgba16`, the face filtered where it is minified (`kira_filter_minified`).
+static inline __attribute__((always_inline)) void kira_sample_filtered_rgba16(
+    kira_face_rgba16 face, kira_row_map map, kira_i16 columns, kira_f16 weight, float *rgba) {
+    kira_rgba_lanes under = kira_load_rgba_lanes(rgba);
+    kira_rgba_lanes plain = kira_sample_over16(face, map, columns, weight, under);
+    kira_rgba_lanes over = kira_filter_minified(0, face.texels, face.width, face.height, map, columns, weight, under, plain);
     __builtin_memcpy(rgba, &over, sizeof over);
 }
 
