@@ -75,7 +75,7 @@ public struct StillEncoder: Sendable, Equatable {
         }
     }
 
-    /// Encodes `image` and writes it to `path` atomically (``/KiraImage/FileIO/writeAtomically(_:to:)``).
+    /// Encodes `image` and writes it to `path` atomically (``/KiraImage/FileIO/writeAtomically(_:to:rule:inputs:)``).
     public func write<C: ImageChannel>(_ image: RGBAImage<C>, to path: String) throws(ImageFileError) {
         let bytes: [UInt8]
         do throws(ImageFileError) {
