@@ -163,13 +163,16 @@ let targets: [Target] = [
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraTestSupport"],
+        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServer", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraServerTests",
         dependencies: [
-            "KiraServer", "KiraTestSupport",
+            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: nativeCPU),
 ]
