@@ -32,7 +32,7 @@ let nativeCPU: [SwiftSetting] = [
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -42,7 +42,7 @@ let targets: [Target] = [
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
     .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
-    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes"], swiftSettings: nativeCPU),
+    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
     // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
@@ -65,6 +65,10 @@ let targets: [Target] = [
         name: "KiraRequest",
         dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraGeometry", "KiraShader", "KiraArguments"],
         swiftSettings: nativeCPU),
+
+    // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
+    // as sinks of the one frame pipeline (KiraRender's FramePipeline).
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraVideo"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
     .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments"], swiftSettings: nativeCPU),
@@ -144,8 +148,11 @@ let targets: [Target] = [
     .target(name: "CKiraProcess"),
     // The CLI's malloc setting (a fixed mmap threshold: large buffers go back to the system).
     .target(name: "CKiraMemory"),
-    // Lane polyfills (floor, sqrt, min/max, conversions) as clang vector builtins.
+    // The lane layer: lane types and polyfills (floor, sqrt, min/max, conversions, stored pixels
+    // to lanes and back, the quantiser) as clang vector builtins, for the shader and the projection.
     .target(name: "CKiraLanes"),
+    // The projection's per-run kernels (inverse map, bilinear fetch, composite, store), for KiraRender.
+    .target(name: "CKiraProjection", dependencies: ["CKiraLanes"]),
 
     // MARK: - Tests
     .testTarget(name: "KiraShaderTests", dependencies: ["KiraShader"], swiftSettings: nativeCPU),

@@ -3,6 +3,7 @@
 @_exported import KiraCompare
 @_exported import KiraGeometry
 @_exported import KiraImage
+@_exported import KiraOutput
 @_exported import KiraRender
 @_exported import KiraRequest
 @_exported import KiraSamples

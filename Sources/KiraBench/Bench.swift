@@ -23,7 +23,7 @@ public struct Bench {
     public var onStart: (_ name: String, _ threads: Int) -> Void = { _, _ in }
 
     /// Every path, in the order measured.
-    public static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "animate-apng", "zlib-frames", "png-encode",
+    public static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "animate-png", "animate-apng", "encode-frames", "png-encode",
                             "png-encode-fast", "png-decode"]
 
     /// A benchmark of `art` and `mask`; `build` describes the build for the report.
@@ -58,7 +58,7 @@ public struct Bench {
         let canvas = MemoryBudget.imageBytes(width: canvasSize.width, height: canvasSize.height, channelBytes: 1)
         let inputs = 4 * face  // the art and mask, and the sample card before resizing (at most their size)
         // A frame: its canvas and both faces shaded (as FrameRenderer.estimatedPeakBytes); the
-        // sequence also holds the batch being encoded and its PNG bytes (FrameSequenceRenderer's).
+        // sequence also holds the batch being encoded and its PNG bytes (FramePipeline's).
         let perFrame = max(face, canvas + 2 * face)
         guard let batch = budget.largestBatch(upTo: frames, estimate: { inputs + $0 * perFrame }),
               let sequenceBatch = budget.largestBatch(upTo: 4, estimate: { inputs + $0 * (perFrame + 2 * canvas) }) else {
@@ -143,12 +143,12 @@ public struct Bench {
         // An animation to PNG files' bytes: frames rendered in batches (one shading sweep each)
         // while the previous batch is encoded (`--compression fast`: igzip level 2, Paeth
         // filter) on other threads; against the same frames encoded one after the other on one
-        // thread, the encoder alone (the path keeps its old name, zlib-frames).
+        // thread, the encoder alone (`encode-frames`).
         let scenes = (0..<normals.count).map { k in
             FrameScene(front: face, back: face, pose: CardPose(
                 tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
         }
-        let sequence = FrameSequenceRenderer(threads: maxThreads, batchSize: sequenceBatch)
+        let sequence = FramePipeline(threads: maxThreads, batchSize: sequenceBatch)
         if wants("animate-png") {
             let counter = EncodedBytesSink()
             try measure("animate-png", threads: maxThreads, frames: scenes.count) {
@@ -165,12 +165,12 @@ public struct Bench {
             }
             precondition(counter.bytes > 0)
         }
-        if wants("zlib-frames") {
+        if wants("encode-frames") {
             // Rendered a batch at a time (untimed); only the encoding is timed.
             let frameRenderer = FrameRenderer(threads: maxThreads)
             var rendered: [RGBAImage<UInt8>] = []
             var best = Double.infinity
-            onStart("zlib-frames", 1)
+            onStart("encode-frames", 1)
             for _ in 0..<repeats {
                 var seconds = 0.0
                 for start in stride(from: 0, to: scenes.count, by: batch) {
@@ -181,7 +181,7 @@ public struct Bench {
                 }
                 best = min(best, seconds)
             }
-            record("zlib-frames", threads: 1, frames: scenes.count, seconds: best)
+            record("encode-frames", threads: 1, frames: scenes.count, seconds: best)
         }
 
         // PNG coding of one frame, for scale: encoding usually dominates writing frames.

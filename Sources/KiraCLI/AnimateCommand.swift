@@ -101,9 +101,10 @@ struct AnimateCommand: ParsableCommand {
         // The numbered frames of an earlier, longer run are removed after this one: none may be an input.
         if let directory {
             try FrameDirectory(path: directory).checkReplaceable()
-            do {
-                try FileIO.checkDistinct(inputs: inputs, outputs: try FrameDirectory(path: directory).frames(from: timing.count))
-            } catch let error as ImageFileError {
+            let earlier = try FrameDirectory(path: directory).frames(from: timing.count)
+            do throws(ImageFileError) {
+                try FileIO.checkDistinct(inputs: inputs, outputs: earlier)
+            } catch {
                 throw InputError("\(error.path): an input named as a frame of an earlier run, which this run would remove from \(directory); move or rename it")
             }
         }
@@ -152,6 +153,6 @@ struct AnimateCommand: ParsableCommand {
                                                frameCount: scenes.count, framesPerSecond: fps))
         }
         if let sheet { sinks.append(ContactSheetSink<Channel>(path: sheet, columns: columns, times: times)) }
-        try FrameSequenceRenderer(threads: threads.count, batchSize: batch).render(scenes, to: sinks)
+        try FramePipeline(threads: threads.count, batchSize: batch).render(scenes, to: sinks)
     }
 }

@@ -28,15 +28,15 @@ public struct FrameJob: Sendable {
 /// - Jobs are grouped by card (the same four textures and bit depth), in order of first
 ///   appearance, so each card's textures are taken from the ``TextureCache`` once and its frames
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
-/// - Rendered frames go to a ``FramePipeline``: while the next batch renders on the
+/// - Batches stream through the one ``FramePipeline``: while the next batch renders on the
 ///   ``FrameRenderer``'s threads, the frames before are PNG-encoded and hashed, several at once,
-///   on other threads, and written on I/O threads; at most two batches are in memory.
+///   on other threads, and written on I/O threads (``CatalogueSink``).
 /// - A job that fails (a missing or corrupt texture, an unwritable output) is reported and the
 ///   others go on.
 ///
 /// Frames are encoded as each job's request says (``RenderRequest/output``).
 public final class CatalogueRenderer {
-    public let frameRenderer: FrameRenderer
+    public let pipeline: FramePipeline
     public let cache: TextureCache
     /// Frames per batch at most.
     public let batchSize: Int
@@ -45,7 +45,7 @@ public final class CatalogueRenderer {
 
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
                 batchSize: Int = 8, batchBytes: Int = 256 << 20) {
-        frameRenderer = FrameRenderer(threads: threads)
+        pipeline = FramePipeline(threads: threads, batchSize: batchSize)
         self.cache = cache
         self.batchSize = max(1, batchSize)
         self.batchBytes = batchBytes
@@ -75,12 +75,10 @@ public final class CatalogueRenderer {
             }
         }
 
-        // A batch may wait to be encoded while the next one renders: enough to keep every
-        // encoder busy, and few canvases to fault in.
-        let pipeline = FramePipeline(limit: 2 * batchSize, limitBytes: 2 * batchBytes)
+        // 8- and 16-bit frames flow through a stream each.
+        let eight = Lane<UInt8>(pipeline), sixteen = Lane<UInt16>(pipeline)
         var cardsWritten = 0
         for group in groups {
-            pipeline.collect(report: report)
             let first = jobs[group[0]]
             let faces: (front: CardFace, back: CardFace, hashes: [String: String])
             do {
@@ -93,42 +91,56 @@ public final class CatalogueRenderer {
             var start = 0
             while start < group.count {
                 let scenes = batch(group, from: start, jobs: jobs, faces: faces)
-                let indices = Array(group[start..<(start + scenes.count)])
-                start += scenes.count
-                let bytes = scenes.reduce(0) { $0 + $1.canvasBytes(channelBytes: first.request.output.channelBytes) }
-                pipeline.collect(waitingForRoom: scenes.count, bytes: bytes, report: report)
-                if first.request.output.depth == 16 {
-                    written = render(scenes, as: UInt16.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
-                } else {
-                    written = render(scenes, as: UInt8.self, jobs: jobs, indices: indices, hashes: faces.hashes, through: pipeline, report: report) || written
+                let batch = zip(group[start..<(start + scenes.count)], scenes).map { index, scene in
+                    var record = jobs[index].record
+                    record.textures = faces.hashes
+                    return (scene, CatalogueFrame(job: index, output: jobs[index].output,
+                                                               encoding: jobs[index].request.output.compression.options, record: record))
                 }
+                start += scenes.count
+                let rendered = first.request.output.depth == 16
+                    ? sixteen.submit(batch, report: report) : eight.submit(batch, report: report)
+                written = rendered || written
             }
             if written { cardsWritten += 1 }
         }
-        pipeline.finish(report: report)
+        eight.finish(report: report)
+        sixteen.finish(report: report)
         return cardsWritten
     }
 
-    /// Renders one batch and hands its frames to `pipeline`; false when rendering failed (each of
-    /// its jobs is then reported).
-    private func render<Out: LaneChannel>(
-        _ scenes: [FrameScene], as: Out.Type, jobs: [FrameJob], indices: [Int], hashes: [String: String],
-        through pipeline: FramePipeline, report: (Int, Outcome) -> Void
-    ) -> Bool {
-        var frames = pipeline.canvases(scenes.count, as: Out.self)
-        do {
-            try frameRenderer.render(scenes, into: &frames)
-        } catch {
-            for index in indices { report(index, .failed(String(describing: error))) }
-            return false
+    /// A stream of one channel type into its catalogue sink.
+    private final class Lane<Out: LaneChannel> {
+        let sink = CatalogueSink<Out>()
+        let stream: FrameStream<Out>
+
+        init(_ pipeline: FramePipeline) {
+            stream = pipeline.stream(to: [sink])
         }
-        for (frame, index) in zip(frames, indices) {
-            var record = jobs[index].record
-            record.textures = hashes
-            pipeline.submit(frame, job: index, output: jobs[index].output, encoding: jobs[index].request.output.compression.options,
-                            record: record, report: report)
+
+        /// Renders one batch into the stream; false when rendering failed (each of its jobs is then
+        /// reported). A failing sink fails its own job, never the stream.
+        func submit(_ batch: [(scene: FrameScene, frame: CatalogueFrame)], report: (Int, Outcome) -> Void) -> Bool {
+            for (_, frame) in batch { sink.expect(frame) }
+            defer { sink.collect(report: report) }
+            do {
+                try stream.submit(batch.map(\.scene))
+            } catch {
+                sink.withdraw(batch.count)
+                for (_, frame) in batch { report(frame.job, .failed(String(describing: error))) }
+                return false
+            }
+            return true
         }
-        return true
+
+        func finish(report: (Int, Outcome) -> Void) {
+            do {
+                try stream.finish()
+            } catch {
+                preconditionFailure("a catalogue sink reports failures, it does not throw: \(error)")
+            }
+            sink.collect(report: report)
+        }
     }
 
     private struct GroupKey: Hashable {

@@ -24,9 +24,7 @@ public struct APNGFrame: Sendable {
         precondition(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0
                          && region.x + region.width <= image.width && region.y + region.height <= image.height,
                      "the region must lie inside the image")
-        // IHDR: width, height, bit depth, colour type 6 (RGBA), deflate, adaptive filters, no interlace.
-        let header = PNGChunks.bigEndian(UInt32(region.width)) + PNGChunks.bigEndian(UInt32(region.height))
-            + [UInt8(C.bitDepth), 6, 0, 0, 0]
+        let header = PNGChunks.header(width: region.width, height: region.height, bitDepth: C.bitDepth)
         return APNGFrame(region: region, imageData: try PNGImageData.compress(image, region: region, options: options),
                          header: header)
     }
@@ -137,14 +135,10 @@ public final class APNGFileWriter {
         framesWritten += 1
     }
 
-    /// Writes one chunk straight from `data` (no copy), its CRC by libdeflate.
+    /// Writes one chunk straight from `data` (no copy).
     private func writeChunk(_ type: String, prefix: [UInt8], _ data: UnsafeRawBufferPointer) throws(ImageFileError) {
-        let head = prefix.isEmpty ? Array(type.utf8) : Array(type.utf8) + prefix
-        var crc = head.withUnsafeBytes { PNGImageData.crc32($0) }
-        crc = PNGImageData.crc32(data, continuing: crc)
-        try file.write(PNGChunks.bigEndian(UInt32(prefix.count + data.count)) + head)
-        try file.write(data)
-        try file.write(PNGChunks.bigEndian(crc))
+        let file = self.file
+        try PNGChunks.emit(type, prefix: prefix, data) { (bytes: UnsafeRawBufferPointer) throws(ImageFileError) in try file.write(bytes) }
     }
 
     /// Ends the file and puts it in place.
@@ -159,66 +153,5 @@ public final class APNGFileWriter {
         PNGChunks.append("IEND", [], to: &out)
         try file.write(out)
         try file.commit()
-    }
-}
-
-/// PNG chunk reading and writing, for building APNG files and checking them.
-public enum PNGChunks {
-    public struct Chunk: Sendable, Equatable {
-        public let type: String
-        public let data: [UInt8]
-    }
-
-    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// The chunks of a PNG file, with every CRC checked.
-    public static func parse(_ bytes: [UInt8], name: String) throws(ImageFileError) -> [Chunk] {
-        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
-            throw ImageFileError(path: name, reason: "not a PNG file (bad signature)")
-        }
-        var chunks: [Chunk] = []
-        var offset = 8
-        while offset < bytes.count {
-            guard offset + 12 <= bytes.count else { throw ImageFileError(path: name, reason: "truncated chunk") }
-            let length = Int(readBigEndian(bytes, offset))
-            guard length <= bytes.count - offset - 12 else { throw ImageFileError(path: name, reason: "truncated chunk") }
-            let typeBytes = Array(bytes[(offset + 4)..<(offset + 8)])
-            let data = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-            guard crc32(typeBytes + data) == readBigEndian(bytes, offset + 8 + length) else {
-                throw ImageFileError(path: name, reason: "bad CRC in a \(String(decoding: typeBytes, as: UTF8.self)) chunk")
-            }
-            chunks.append(Chunk(type: String(decoding: typeBytes, as: UTF8.self), data: data))
-            offset += 12 + length
-        }
-        return chunks
-    }
-
-    static func append(_ type: String, _ data: [UInt8], to out: inout [UInt8]) {
-        let typeBytes = Array(type.utf8)
-        out += bigEndian(UInt32(data.count))
-        out += typeBytes
-        out += data
-        out += bigEndian(crc32(typeBytes + data))
-    }
-
-    public static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    public static func readBigEndian(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    /// CRC-32 (ISO 3309, as PNG uses), table-driven.
-    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return ~crc
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
     }
 }

@@ -25,23 +25,21 @@ final class CompressionScratch: @unchecked Sendable {
 
     let compressor: Compressor
     let deflater: PNGCodec.Deflater
-    let level: Int32
     private(set) var filtered: UnsafeMutableBufferPointer<UInt8>
     private(set) var output: UnsafeMutableBufferPointer<UInt8>
 
-    private init?(deflater: PNGCodec.Deflater, level: Int32) {
+    private init?(deflater: PNGCodec.Deflater) {
         switch deflater {
-        case .igzip:
-            guard let compressor = kira_igzip_alloc_compressor(level) else { return nil }
+        case .igzip(let level):
+            guard let compressor = kira_igzip_alloc_compressor(Int32(level)) else { return nil }
             self.compressor = .igzip(compressor)
-        case .libdeflate:
-            guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
+        case .libdeflate(let level):
+            guard let compressor = libdeflate_alloc_compressor(Int32(level)) else { return nil }
             self.compressor = .libdeflate(compressor)
         case .zlib:
             preconditionFailure("zlib compresses through libpng (PNGCodec), not with a scratch")
         }
         self.deflater = deflater
-        self.level = level
         filtered = UnsafeMutableBufferPointer(start: nil, count: 0)
         output = UnsafeMutableBufferPointer(start: nil, count: 0)
     }
@@ -86,13 +84,13 @@ final class CompressionScratch: @unchecked Sendable {
     /// Scratches kept between compressions: as many as compressions run at once on a busy machine.
     private static let keptLimit = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    /// A scratch for compressing `filtered` bytes with `deflater` (libdeflate or igzip) at `level`
-    /// (one kept from before when there is one), nil when out of memory or not a level of it.
-    static func take(deflater: PNGCodec.Deflater, level: Int32, filtered bytes: Int) -> CompressionScratch? {
+    /// A scratch for compressing `filtered` bytes with `deflater` (libdeflate or igzip, at its
+    /// level; one kept from before when there is one), nil when out of memory.
+    static func take(deflater: PNGCodec.Deflater, filtered bytes: Int) -> CompressionScratch? {
         let reused = kept.withLock { kept in
-            kept.firstIndex { $0.deflater == deflater && $0.level == level }.map { kept.remove(at: $0) }
+            kept.firstIndex { $0.deflater == deflater }.map { kept.remove(at: $0) }
         }
-        guard let scratch = reused ?? CompressionScratch(deflater: deflater, level: level) else { return nil }
+        guard let scratch = reused ?? CompressionScratch(deflater: deflater) else { return nil }
         scratch.reserve(filtered: bytes)
         return scratch
     }

@@ -38,35 +38,49 @@ public enum PNGCodec {
         }
     }
 
-    /// Which deflate implementation compresses the filtered rows.
-    public enum Deflater: Sendable, Equatable {
-        /// zlib, through libpng (levels 0–9).
-        case zlib
-        /// libdeflate (levels 0–12): smaller at the same level, and faster (table below).
-        case libdeflate
-        /// igzip, Intel's ISA-L deflater (levels 0–3): several times faster than libdeflate's
-        /// level 1, larger at the same filter (measurements: `PNGImageData`).
-        case igzip
+    /// A deflate implementation and its level; each has its own range of levels.
+    public enum Deflater: Sendable, Hashable {
+        /// zlib, through libpng: levels 0–9.
+        case zlib(level: Int)
+        /// libdeflate: levels 0–12; smaller at the same level than zlib, and faster.
+        case libdeflate(level: Int)
+        /// igzip, Intel's ISA-L deflater: levels 0–3; several times faster than libdeflate's
+        /// level 1, larger at the same filter (measurements: docs/performance.md).
+        case igzip(level: Int)
+
+        /// The level.
+        public var level: Int {
+            switch self {
+            case .zlib(let level), .libdeflate(let level), .igzip(let level): level
+            }
+        }
+
+        /// The levels this deflater has.
+        public var levels: ClosedRange<Int> {
+            switch self {
+            case .zlib: 0...9
+            case .libdeflate: 0...12
+            case .igzip: 0...3
+            }
+        }
     }
 
-    /// How to compress when encoding.
+    /// How to compress when encoding. The default is ``standard``.
     public struct EncodingOptions: Sendable, Equatable {
-        /// The deflater's level: 0 (store) to 9 for zlib, to 12 for libdeflate, to 3 for igzip.
-        public var compressionLevel: Int
         public var filters: Filters
         /// The deflater for 8-bit images.
         public var deflater: Deflater
         /// The deflater for 16-bit images.
         public var sixteenBitDeflater: Deflater
 
-        /// `sixteenBitDeflater` defaults to `deflater`.
-        public init(compressionLevel: Int = 6, filters: Filters = .all, deflater: Deflater = .zlib,
-                    sixteenBitDeflater: Deflater? = nil)
-        {
-            self.compressionLevel = compressionLevel
+        /// - Precondition: each deflater's level is one of its ``Deflater/levels``.
+        public init(filters: Filters = .all, deflater: Deflater = .libdeflate(level: 6),
+                    sixteenBitDeflater: Deflater = .zlib(level: 6)) {
+            precondition(deflater.levels.contains(deflater.level) && sixteenBitDeflater.levels.contains(sixteenBitDeflater.level),
+                         "a deflater's level must be one of its levels")
             self.filters = filters
             self.deflater = deflater
-            self.sixteenBitDeflater = sixteenBitDeflater ?? deflater
+            self.sixteenBitDeflater = sixteenBitDeflater
         }
 
         /// The deflater for images of `bitDepth` bits a channel.
@@ -102,8 +116,7 @@ public enum PNGCodec {
         /// zlib level 6 (what `standard` was before) on every image measured, in about half the
         /// time or less. 16-bit images keep zlib level 6: libdeflate was 1.5–4% larger at every
         /// level up to 9 there.
-        public static let standard = EncodingOptions(compressionLevel: 6, filters: .all, deflater: .libdeflate,
-                                                     sixteenBitDeflater: .zlib)
+        public static let standard = EncodingOptions(filters: .all, deflater: .libdeflate(level: 6), sixteenBitDeflater: .zlib(level: 6))
         /// igzip level 2 with the Paeth filter, as APNG frames: several times faster to write than
         /// `standard`, files 10–30% larger. For frame sequences and bulk output. It replaced
         /// libdeflate level 1 with the Up filter, and is smaller and faster at both depths
@@ -112,7 +125,7 @@ public enum PNGCodec {
         /// batch` instead of 48.2 MB in 0.80–0.81 s; a 2340×3170 frame 1.369 MB in 0.10–0.12 s
         /// instead of 1.374 MB in 0.15–0.16 s, at 16 bits 4.89 MB in 0.18 s instead of 5.27 MB in
         /// 0.32–0.37 s. (`PNGImageData` has the APNG frames' measurements.)
-        public static let fast = EncodingOptions(compressionLevel: 2, filters: .paeth, deflater: .igzip)
+        public static let fast = EncodingOptions(filters: .paeth, deflater: .igzip(level: 2), sixteenBitDeflater: .igzip(level: 2))
     }
 
     /// The libpng version Kira was built against.
@@ -216,13 +229,14 @@ public enum PNGCodec {
         let region = region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height)
         precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= image.width
                          && region.y + region.height <= image.height, "the region must lie inside the image")
-        if options.deflater(bitDepth: C.bitDepth) != .zlib {
-            return try encodeImageData(image, region: region, options: options)
+        let deflater = options.deflater(bitDepth: C.bitDepth)
+        guard case .zlib(let zlibLevel) = deflater else {
+            return try encodeImageData(image, region: region, deflater: deflater, filter: PNGImageData.RowFilter(options.filters))
         }
         var output = kira_png_buffer()
         defer { kira_png_buffer_free(&output) }
         var message = MessageBuffer()
-        let level = Int32(min(max(options.compressionLevel, 0), 9))
+        let level = Int32(zlibLevel)
         let rowBytes = image.width * 4 * MemoryLayout<C>.size
         let ok = image.channels.withUnsafeBytes { pixels in
             message.call {
@@ -237,38 +251,17 @@ public enum PNGCodec {
     }
 
     /// A whole PNG — signature, IHDR, one IDAT, IEND — around ``PNGImageData``'s filtered rows,
-    /// compressed by libdeflate or igzip (the APNG writer's image data).
-    static func encodeImageData<C>(_ image: RGBAImage<C>, region: ImageRegion, options: EncodingOptions)
-        throws(ImageFileError) -> [UInt8]
-    {
-        try encodeImageData(image, region: region, deflater: options.deflater(bitDepth: C.bitDepth),
-                            level: options.compressionLevel, filter: PNGImageData.RowFilter(options.filters))
-    }
-
-    /// ``encodeImageData(_:region:options:)`` with `deflater` (libdeflate or igzip), `level` and
-    /// `filter` given one by one.
-    static func encodeImageData<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: Deflater, level: Int,
+    /// compressed by `deflater` (libdeflate or igzip) with rows filtered by `filter` (the APNG
+    /// writer's image data).
+    static func encodeImageData<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: Deflater,
                                    filter: PNGImageData.RowFilter) throws(ImageFileError) -> [UInt8]
     {
-        let data = try PNGImageData.compress(image, region: region, deflater: deflater, level: level, filter: filter)
-        // IHDR: width, height, bit depth, colour type 6 (RGBA), deflate, adaptive filters, no interlace.
-        let header = PNGChunks.bigEndian(UInt32(region.width)) + PNGChunks.bigEndian(UInt32(region.height))
-            + [UInt8(C.bitDepth), 6, 0, 0, 0]
+        let data = try PNGImageData.compress(image, region: region, deflater: deflater, filter: filter)
         var png = PNGChunks.signature
         png.reserveCapacity(8 + 25 + 12 + data.count + 12)
-        func chunk(_ type: String, _ body: [UInt8]) {
-            let typeBytes = Array(type.utf8)
-            png += PNGChunks.bigEndian(UInt32(body.count))
-            png += typeBytes
-            png += body
-            let crc = body.withUnsafeBytes { body in
-                PNGImageData.crc32(body, continuing: typeBytes.withUnsafeBytes { PNGImageData.crc32($0) })
-            }
-            png += PNGChunks.bigEndian(crc)
-        }
-        chunk("IHDR", header)
-        chunk("IDAT", data)
-        chunk("IEND", [])
+        PNGChunks.append("IHDR", PNGChunks.header(width: region.width, height: region.height, bitDepth: C.bitDepth), to: &png)
+        PNGChunks.append("IDAT", data, to: &png)
+        PNGChunks.append("IEND", [], to: &png)
         return png
     }
 

@@ -75,16 +75,14 @@ enum PNGImageData {
     static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, options: PNGCodec.EncodingOptions)
         throws(ImageFileError) -> [UInt8]
     {
-        let deflater = options.deflater(bitDepth: C.bitDepth)
-        return try compress(image, region: region, deflater: deflater == .zlib ? .libdeflate : deflater,
-                            level: options.compressionLevel, filter: RowFilter(options.filters))
+        var deflater = options.deflater(bitDepth: C.bitDepth)
+        if case .zlib(let level) = deflater { deflater = .libdeflate(level: level) }
+        return try compress(image, region: region, deflater: deflater, filter: RowFilter(options.filters))
     }
 
     /// The image data of `region` of `image`, rows filtered with `filter`, compressed by
-    /// `deflater` (libdeflate or igzip) at `level`, 16-bit samples stored big-endian as PNG
-    /// requires.
-    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: PNGCodec.Deflater, level: Int,
-                            filter: RowFilter)
+    /// `deflater` (libdeflate or igzip), 16-bit samples stored big-endian as PNG requires.
+    static func compress<C>(_ image: RGBAImage<C>, region: ImageRegion, deflater: PNGCodec.Deflater, filter: RowFilter)
         throws(ImageFileError) -> [UInt8]
     {
         let sampleBytes = MemoryLayout<C>.size
@@ -92,13 +90,12 @@ enum PNGImageData {
         let rowBytes = region.width * pixelBytes
         let filteredRow = rowBytes + 1
         let total = filteredRow * region.height
-        precondition(deflater != .zlib, "zlib compresses through libpng (PNGCodec)")
-        let level = Int32(min(max(level, 0), deflater == .igzip ? 3 : 12))
+        if case .zlib = deflater { preconditionFailure("zlib compresses through libpng (PNGCodec)") }
         // igzip counts bytes in 32 bits; said before the buffers are taken.
-        if deflater == .igzip, total > Int(UInt32.max) {
+        if case .igzip = deflater, total > Int(UInt32.max) {
             throw ImageFileError(path: "<encoder>", reason: "igzip compresses at most 4 GiB of image data; this region has \(total >> 20) MiB")
         }
-        guard let scratch = CompressionScratch.take(deflater: deflater, level: level, filtered: total) else {
+        guard let scratch = CompressionScratch.take(deflater: deflater, filtered: total) else {
             throw ImageFileError(path: "<encoder>", reason: "out of memory")
         }
         defer { CompressionScratch.give(scratch) }
@@ -150,10 +147,5 @@ enum PNGImageData {
             if cost < best.cost { best = (type, cost) }
         }
         return best.type
-    }
-
-    /// CRC-32 as PNG chunks use it (libdeflate's, many times faster than a table per byte).
-    static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
-        libdeflate_crc32(crc, bytes.baseAddress, bytes.count)
     }
 }

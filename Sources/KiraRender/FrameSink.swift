@@ -3,7 +3,7 @@ import KiraImage
 /// A destination for the frames of an animation: numbered PNG files, an animated PNG, a contact
 /// sheet, a video encoder's pipe.
 ///
-/// ``FrameSequenceRenderer`` gives every frame to every sink in two steps, so that the costly
+/// ``FramePipeline`` gives every frame to every sink in two steps, so that the costly
 /// part of output (compressing) keeps every core busy while the frames in order still reach a
 /// single file:
 /// 1. the sink's encoder (``makeEncoder()``) runs on worker threads, for several frames at once
@@ -11,7 +11,7 @@ import KiraImage
 ///    (for formats that store only what changed);
 /// 2. ``consume(_:index:encoded:)`` then receives each frame with what its encoder returned,
 ///    one at a time, in order, on the thread that called
-///    ``FrameSequenceRenderer/render(_:to:)``;
+///    ``FrameStream/submit(_:)`` (or ``FramePipeline/render(_:to:)``);
 /// 3. ``finish()`` follows the last frame. A sink that is dropped without it (because rendering
 ///    or another sink failed) must leave nothing behind: no partial file.
 public protocol FrameSink<Channel>: AnyObject {

@@ -1,12 +1,12 @@
-import CKiraLanes
 import KiraImage
 import KiraShader
 
 /// An image channel type the renderer can read and write sixteen pixels at a time.
 ///
-/// The conversions are the lane layer's (`kira_lanes.h`), shared with its C kernels: a stored
-/// value `v` reads as `Float(v) * (1 / maxValue)`, and a float `f` is stored as
-/// `round(clamp(f, 0, 1) * maxValue)`, ties to even; the scalar forms below round alike.
+/// The conversions are the lane layer's (`RGBLanes.loadRGBA8` and its kin in KiraShader's
+/// `Lanes.swift`), shared with the C kernels: a stored value `v` reads as
+/// `Float(v) * (1 / maxValue)`, and a float `f` is stored as `round(clamp(f, 0, 1) * maxValue)`,
+/// ties to even; the scalar forms below round alike.
 public protocol LaneChannel: ImageChannel {
     /// 255 or 65535.
     static var maxFloat: Float { get }
@@ -30,15 +30,11 @@ extension UInt8: LaneChannel {
     public static var maxFloat: Float { 255 }
 
     @inlinable @inline(__always)
-    public static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
-        let v = p.loadUnaligned(as: SIMD16<UInt32>.self)
-        return (RGBLanes(kira_rgba8_channel(v, 0), kira_rgba8_channel(v, 8), kira_rgba8_channel(v, 16)),
-                kira_rgba8_channel(v, 24))
-    }
+    public static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) { RGBLanes.loadRGBA8(p) }
 
     @inlinable @inline(__always)
     public static func storeLanes(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer) {
-        p.storeBytes(of: kira_rgba8_words(rgb.r, rgb.g, rgb.b, alpha), as: SIMD16<UInt32>.self)
+        RGBLanes.storeRGBA8(rgb, alpha: alpha, to: p)
     }
 }
 
@@ -46,19 +42,54 @@ extension UInt16: LaneChannel {
     public static var maxFloat: Float { 65535 }
 
     @inlinable @inline(__always)
-    public static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
-        // Each pixel is two 32-bit words: R | G << 16, then B | A << 16.
-        let words = p.loadUnaligned(as: SIMD32<UInt32>.self)
-        let rg = words.evenHalf, ba = words.oddHalf
-        return (RGBLanes(kira_rgba16_channel(rg, 0), kira_rgba16_channel(rg, 16), kira_rgba16_channel(ba, 0)),
-                kira_rgba16_channel(ba, 16))
-    }
+    public static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) { RGBLanes.loadRGBA16(p) }
 
     @inlinable @inline(__always)
     public static func storeLanes(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer) {
-        var words = SIMD32<UInt32>()
-        words.evenHalf = kira_rgba16_words(rgb.r, rgb.g)
-        words.oddHalf = kira_rgba16_words(rgb.b, alpha)
-        p.storeBytes(of: words, as: SIMD32<UInt32>.self)
+        RGBLanes.storeRGBA16(rgb, alpha: alpha, to: p)
+    }
+}
+
+// MARK: - Channel types chosen at run time
+
+/// Generic code to run at a channel type chosen at run time: `callAsFunction` is called with
+/// `UInt8` or `UInt16` (see ``ChannelDepth/with(bits:_:)``), and the compiler specialises it for
+/// both.
+package protocol ChannelTypeConsumer {
+    associatedtype Result
+    func callAsFunction<C: LaneChannel>(_ channel: C.Type) -> Result
+}
+
+/// The one place where a bit depth becomes a channel type: code that needs several channel
+/// types nests consumers instead of switching over every combination.
+package enum ChannelDepth {
+    /// Calls `body` with the channel type of `bits` bits (16, otherwise 8).
+    @inline(__always)
+    package static func with<Body: ChannelTypeConsumer>(bits: Int, _ body: Body) -> Body.Result {
+        bits == 16 ? body(UInt16.self) : body(UInt8.self)
+    }
+}
+
+/// Generic code to run on an art image and a mask whose channel types are known only at run
+/// time (``AnyRGBAImage/open(mask:_:)``).
+package protocol ArtMaskConsumer {
+    associatedtype Result
+    func callAsFunction<A: LaneChannel, M: LaneChannel>(art: RGBAImage<A>, mask: RGBAImage<M>) throws(RenderError) -> Result
+}
+
+extension AnyRGBAImage {
+    /// Calls `body` with this image as the art and `mask`, each at its own channel type.
+    package func open<Body: ArtMaskConsumer>(mask: AnyRGBAImage, _ body: Body) throws(RenderError) -> Body.Result {
+        switch self {
+        case .rgba8(let art): try mask.open(art: art, body)
+        case .rgba16(let art): try mask.open(art: art, body)
+        }
+    }
+
+    private func open<A: LaneChannel, Body: ArtMaskConsumer>(art: RGBAImage<A>, _ body: Body) throws(RenderError) -> Body.Result {
+        switch self {
+        case .rgba8(let mask): try body(art: art, mask: mask)
+        case .rgba16(let mask): try body(art: art, mask: mask)
+        }
     }
 }

@@ -24,7 +24,7 @@ extension FrameRenderer {
     }
 }
 
-extension FrameSequenceRenderer {
+extension FramePipeline {
     /// The peak of ``render(_:to:)`` for scenes like `scene` in batches of `batchSize`: the
     /// batch being rendered (canvases and shaded faces), the batches being encoded meanwhile
     /// (canvases) and the last frame of the batch before them (a canvas), and what the encoders

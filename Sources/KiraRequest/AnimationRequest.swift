@@ -161,11 +161,11 @@ public struct AnimationRequest: Sendable, Equatable {
     /// The largest batch of frames up to `preferred` whose render fits `budget` (the card's
     /// textures, the batch rendering, and the batches encoding meanwhile); refuses when even one
     /// frame does not fit.
-    public func batchSize(for scene: FrameScene, preferred: Int = FrameSequenceRenderer.defaultBatchSize,
+    public func batchSize(for scene: FrameScene, preferred: Int = FramePipeline.defaultBatchSize,
                           budget: MemoryBudget) throws(RequestError) -> Int {
         let inputs = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
         func peak(_ batch: Int) -> Int {
-            inputs + FrameSequenceRenderer.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes, batchSize: batch)
+            inputs + FramePipeline.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes, batchSize: batch)
         }
         guard let batch = budget.largestBatch(upTo: preferred, estimate: peak) else {
             throw budget.overBudget(peak(1), for: "a \(scene.canvasWidth)×\(scene.canvasHeight) animation",

@@ -1,5 +1,9 @@
 import CKiraLanes
 
+// The lane layer in Swift: the lane types, Metal's built-ins on them, stored pixels to lanes and
+// back, and the one quantiser. The operations come from `kira_lanes.h` (module CKiraLanes), which
+// the projection's C kernels (CKiraProjection) share, so that both round alike.
+
 /// Sixteen pixels' worth of one float channel: the unit of work of the fast path.
 ///
 /// Sixteen lanes fill one AVX-512 register, two AVX2 registers or four SSE registers; the code
@@ -91,5 +95,42 @@ extension Float {
     package func quantized(maxValue: Float) -> UInt32 {
         let clamped = Swift.min(Swift.max(self, 0), 1)
         return UInt32((clamped * maxValue).rounded(.toNearestOrEven))
+    }
+}
+
+// Stored pixels to lanes and back, for both channel depths: a stored value `v` reads as
+// `Float(v) * (1 / max)`, and a lane `f` is stored as `round(clamp(f, 0, 1) * max)`, ties to even.
+extension RGBLanes {
+    /// Sixteen RGBA8 pixels at `p` (no alignment needed), channels in 0...1.
+    @inlinable @inline(__always)
+    public static func loadRGBA8(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
+        let v = p.loadUnaligned(as: SIMD16<UInt32>.self)
+        return (RGBLanes(kira_rgba8_channel(v, 0), kira_rgba8_channel(v, 8), kira_rgba8_channel(v, 16)),
+                kira_rgba8_channel(v, 24))
+    }
+
+    /// Stores sixteen RGBA8 pixels at `p`.
+    @inlinable @inline(__always)
+    public static func storeRGBA8(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer) {
+        p.storeBytes(of: kira_rgba8_words(rgb.r, rgb.g, rgb.b, alpha), as: SIMD16<UInt32>.self)
+    }
+
+    /// Sixteen RGBA16 pixels at `p` (no alignment needed), channels in 0...1.
+    @inlinable @inline(__always)
+    public static func loadRGBA16(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
+        // Each pixel is two 32-bit words: R | G << 16, then B | A << 16.
+        let words = p.loadUnaligned(as: SIMD32<UInt32>.self)
+        let rg = words.evenHalf, ba = words.oddHalf
+        return (RGBLanes(kira_rgba16_channel(rg, 0), kira_rgba16_channel(rg, 16), kira_rgba16_channel(ba, 0)),
+                kira_rgba16_channel(ba, 16))
+    }
+
+    /// Stores sixteen RGBA16 pixels at `p`.
+    @inlinable @inline(__always)
+    public static func storeRGBA16(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer) {
+        var words = SIMD32<UInt32>()
+        words.evenHalf = kira_rgba16_words(rgb.r, rgb.g)
+        words.oddHalf = kira_rgba16_words(rgb.b, alpha)
+        p.storeBytes(of: words, as: SIMD32<UInt32>.self)
     }
 }

@@ -179,7 +179,7 @@ enum InputFixtures {
         // Unfiltered: choosing row filters over 2.25 Mpx took seconds per case in a debug build (more
         // under the sanitizers), and this file only has to be big.
         try PNGCodec.write(RGBAImage<UInt8>(width: 1500, height: 1500), to: workspace.file("big.png"),
-                           options: .init(compressionLevel: 1, filters: .none, deflater: .libdeflate))
+                           options: .init(filters: .none, deflater: .libdeflate(level: 1)))
         try BadInputTests.expectCleanFailure(arguments, in: workspace)
         let result = try CLIRunner.run(arguments, in: workspace.path)
         #expect(result.stderr.contains("--max-memory"), "\(result.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import KiraTestSupport
 import Kira
 import KiraCatalogue
 import Testing
@@ -113,7 +114,7 @@ import Testing
         }
         var rendered = 0
         for (process, out) in processes {
-            let data = out.fileHandleForReading.readDataToEndOfFile()
+            let data = out.fileHandleForReading.readAllRetryingInterrupts()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
             let summary = try JSONDecoder().decode(BatchSummary.self, from: data)
@@ -465,7 +466,7 @@ extension CLIRunner {
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
+            let data = out.fileHandleForReading.readAllRetryingInterrupts()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
             let summary = try JSONDecoder().decode(BatchSummary.self, from: data)

@@ -1,4 +1,5 @@
 import Foundation
+import KiraTestSupport
 import Testing
 
 @Suite struct BenchCommandTests {
@@ -56,7 +57,7 @@ import Testing
         process.standardOutput = out
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         return String(decoding: data, as: UTF8.self)

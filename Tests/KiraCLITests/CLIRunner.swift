@@ -1,4 +1,5 @@
 import Foundation
+import KiraTestSupport
 import Kira
 
 /// Runs the `kira` executable built beside the test bundle.
@@ -47,8 +48,8 @@ enum CLIRunner {
                 try? writer.close()
             }
         }
-        let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = standardOutput == nil ? out.fileHandleForReading.readAllRetryingInterrupts() : Data()
+        let errData = err.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)

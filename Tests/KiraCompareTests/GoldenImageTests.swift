@@ -61,7 +61,7 @@ import Testing
     static func check(_ name: String, rendered: RGBAImage<UInt8>, reference: () throws -> RGBAImage<UInt8>) throws {
         let path = directory.appendingPathComponent(name + ".png").path
         if recording {
-            try PNGCodec.write(try reference(), to: path, options: .init(compressionLevel: 9))
+            try PNGCodec.write(try reference(), to: path, options: .init(deflater: .zlib(level: 9), sixteenBitDeflater: .zlib(level: 9)))
         }
         guard FileManager.default.fileExists(atPath: path) else {
             Issue.record("missing golden image \(name).png: record it with KIRA_RECORD_GOLDEN=1 (see Golden/README.md)")

@@ -5,12 +5,13 @@ import Testing
 import KiraTestSupport
 
 @Suite struct PNGRoundTripTests {
-    @Test(arguments: [PNGCodec.EncodingOptions.standard, .fast, .init(compressionLevel: 0, filters: .none),
-                      .init(compressionLevel: 9, filters: .paeth), .init(compressionLevel: 3, filters: .up),
-                      .init(compressionLevel: 12, filters: .paeth, deflater: .libdeflate),
-                      .init(compressionLevel: 1, filters: .up, deflater: .libdeflate),
-                      .init(compressionLevel: 0, filters: .none, deflater: .igzip),
-                      .init(compressionLevel: 3, filters: .all, deflater: .igzip)])
+    @Test(arguments: [PNGCodec.EncodingOptions.standard, .fast, .init(filters: .none, deflater: .zlib(level: 0), sixteenBitDeflater: .zlib(level: 0)),
+                      .init(filters: .paeth, deflater: .zlib(level: 9), sixteenBitDeflater: .zlib(level: 9)),
+                      .init(filters: .up, deflater: .zlib(level: 3), sixteenBitDeflater: .zlib(level: 3)),
+                      .init(filters: .paeth, deflater: .libdeflate(level: 12), sixteenBitDeflater: .libdeflate(level: 12)),
+                      .init(filters: .up, deflater: .libdeflate(level: 1), sixteenBitDeflater: .libdeflate(level: 1)),
+                      .init(filters: .none, deflater: .igzip(level: 0), sixteenBitDeflater: .igzip(level: 0)),
+                      .init(filters: .all, deflater: .igzip(level: 3), sixteenBitDeflater: .igzip(level: 3))])
     func eightBitRoundTrips(options: PNGCodec.EncodingOptions) throws {
         var image = RGBAImage<UInt8>(width: 37, height: 23)
         for i in image.channels.indices { image.channels[i] = UInt8((i * 31 + i / 7) & 0xFF) }
@@ -29,12 +30,11 @@ import KiraTestSupport
     /// libpng's reader, and against libpng's own writer as the reference: every filter, both
     /// deflaters, both depths, odd sizes, noisy and smooth rows (so that adaptive filtering picks
     /// different types).
-    @Test(arguments: [PNGImageData.RowFilter.none, .sub, .up, .average, .paeth, .adaptive],
-          [PNGCodec.Deflater.libdeflate, .igzip])
-    func imageDataWriterDecodesWithLibpng(filter: PNGImageData.RowFilter, deflater: PNGCodec.Deflater) throws {
+    @Test(arguments: [PNGImageData.RowFilter.none, .sub, .up, .average, .paeth, .adaptive], ["libdeflate", "igzip"])
+    func imageDataWriterDecodesWithLibpng(filter: PNGImageData.RowFilter, deflater: String) throws {
         func encode<C>(_ image: RGBAImage<C>, region: ImageRegion, level: Int) throws -> [UInt8] {
-            try PNGCodec.encodeImageData(image, region: region, deflater: deflater,
-                                         level: deflater == .igzip ? level % 4 : level, filter: filter)
+            try PNGCodec.encodeImageData(image, region: region,
+                                         deflater: deflater == "igzip" ? .igzip(level: level % 4) : .libdeflate(level: level), filter: filter)
         }
         for (width, height) in [(1, 1), (3, 5), (37, 23), (17, 1), (1, 9)] {
             var image8 = RGBAImage<UInt8>(width: width, height: height)
@@ -51,12 +51,12 @@ import KiraTestSupport
             #expect(try PNGCodec.decode(bytes8) == .rgba8(image8), "8 bit, \(width)×\(height)")
             let bytes16 = try encode(image16, region: whole8, level: 1)
             #expect(try PNGCodec.decode(bytes16) == .rgba16(image16), "16 bit, \(width)×\(height)")
-            let reference = try PNGCodec.decode(PNGCodec.encode(image16, options: .init(deflater: .zlib)))
+            let reference = try PNGCodec.decode(PNGCodec.encode(image16, options: .init(sixteenBitDeflater: .zlib(level: 6))))
             #expect(try PNGCodec.decode(bytes16) == reference)
             if width > 2 && height > 2 {
                 let inner = ImageRegion(x: 1, y: 1, width: width - 2, height: height - 2)
                 let part = try encode(image8, region: inner, level: 1)
-                #expect(try PNGCodec.decode(part) == PNGCodec.decode(PNGCodec.encode(image8, region: inner, options: .init(deflater: .zlib))))
+                #expect(try PNGCodec.decode(part) == PNGCodec.decode(PNGCodec.encode(image8, region: inner, options: .init(deflater: .zlib(level: 6)))))
             }
         }
     }
@@ -71,7 +71,7 @@ import KiraTestSupport
         })
         let whole = ImageRegion(x: 0, y: 0, width: 1024, height: 1024)
         for level in 0...3 {
-            let bytes = try PNGCodec.encodeImageData(image, region: whole, deflater: .igzip, level: level, filter: .none)
+            let bytes = try PNGCodec.encodeImageData(image, region: whole, deflater: .igzip(level: level), filter: .none)
             #expect(bytes.count > 4 << 20, "level \(level): noise should not shrink")
             #expect(try PNGCodec.decode(bytes) == .rgba8(image), "level \(level)")
         }
@@ -114,7 +114,7 @@ import KiraTestSupport
         @Sendable func compress(_ k: Int) throws -> [UInt8] {
             let image = images[k]
             return try PNGImageData.compress(image, region: ImageRegion(x: 0, y: 0, width: image.width, height: image.height),
-                                             deflater: k % 3 == 2 ? .igzip : .libdeflate, level: k % 3 == 0 ? 1 : 2,
+                                             deflater: k % 3 == 2 ? .igzip(level: 2) : .libdeflate(level: k % 3 == 0 ? 1 : 2),
                                              filter: .paeth)
         }
         let serial = try images.indices.map(compress)
@@ -131,14 +131,15 @@ import KiraTestSupport
         let image8 = RGBAImage<UInt8>(width: 9, height: 7, channels: (0..<252).map { UInt8($0 % 251) })
         let image16 = RGBAImage<UInt16>(width: 9, height: 7, channels: (0..<252).map { UInt16($0 * 97) })
         let whole = ImageRegion(x: 0, y: 0, width: 9, height: 7)
-        func imageData<C>(_ image: RGBAImage<C>, _ deflater: PNGCodec.Deflater, _ level: Int, _ filter: PNGImageData.RowFilter) throws -> [UInt8] {
-            try PNGCodec.encodeImageData(image, region: whole, deflater: deflater, level: level, filter: filter)
+        func imageData<C>(_ image: RGBAImage<C>, _ deflater: PNGCodec.Deflater, _ filter: PNGImageData.RowFilter) throws -> [UInt8] {
+            try PNGCodec.encodeImageData(image, region: whole, deflater: deflater, filter: filter)
         }
-        #expect(try PNGCodec.encode(image8) == imageData(image8, .libdeflate, 6, .adaptive))
-        #expect(try PNGCodec.encode(image8, options: .fast) == imageData(image8, .igzip, 2, .paeth))
-        #expect(try imageData(image8, .igzip, 2, .paeth) != imageData(image8, .libdeflate, 2, .paeth))
-        #expect(try PNGCodec.encode(image16) == PNGCodec.encode(image16, options: .init(compressionLevel: 6, filters: .all, deflater: .zlib)))
-        #expect(try PNGCodec.encode(image16, options: .fast) == imageData(image16, .igzip, 2, .paeth))
+        #expect(try PNGCodec.encode(image8) == imageData(image8, .libdeflate(level: 6), .adaptive))
+        #expect(try PNGCodec.encode(image8, options: .fast) == imageData(image8, .igzip(level: 2), .paeth))
+        #expect(try imageData(image8, .igzip(level: 2), .paeth) != imageData(image8, .libdeflate(level: 2), .paeth))
+        #expect(try PNGCodec.encode(image16) == PNGCodec.encode(image16, options: .init(filters: .all, deflater: .zlib(level: 6), sixteenBitDeflater: .zlib(level: 6))))
+        #expect(try PNGCodec.encode(image16, options: .fast) == imageData(image16, .igzip(level: 2), .paeth))
+        #expect(PNGCodec.EncodingOptions() == .standard)
     }
 
     @Test func depthConversionsAreExactWhereTheyCanBe() {

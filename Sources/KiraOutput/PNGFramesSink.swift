@@ -1,30 +1,31 @@
-import Kira
+import KiraImage
+import KiraRender
 
 /// Writes every frame whole as its own PNG file, `frame-0000.png`, `frame-0001.png`, … in a
 /// directory; frames are encoded on worker threads. At the end it writes the frames' times
 /// (`frames.csv`) and removes numbered frames an earlier, longer run left (``FrameDirectory``).
-final class PNGFramesSink<Channel: LaneChannel>: FrameSink {
-    let folder: FrameDirectory
+public final class PNGFramesSink<Channel: LaneChannel>: FrameSink {
+    public let folder: FrameDirectory
     /// Each frame's time in seconds, for the index.
-    let times: [Double]
+    public let times: [Double]
     private let options: PNGCodec.EncodingOptions
 
-    init(directory: String, times: [Double], options: PNGCodec.EncodingOptions = .fast) {
+    public init(directory: String, times: [Double], options: PNGCodec.EncodingOptions = .fast) {
         folder = FrameDirectory(path: directory)
         self.times = times
         self.options = options
     }
 
-    func makeEncoder() -> FrameEncoder<Channel, [UInt8]> {
+    public func makeEncoder() -> FrameEncoder<Channel, [UInt8]> {
         let options = self.options
         return { frame, _, _ in try PNGCodec.encode(frame, options: options) }
     }
 
-    func consume(_ frame: RGBAImage<Channel>, index: Int, encoded: [UInt8]) throws {
+    public func consume(_ frame: RGBAImage<Channel>, index: Int, encoded: [UInt8]) throws {
         try folder.write(frame: index, bytes: encoded)
     }
 
-    func finish() throws {
+    public func finish() throws {
         try folder.finish(times: times)
     }
 }

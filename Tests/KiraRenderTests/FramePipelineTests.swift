@@ -3,7 +3,7 @@ import KiraImage
 import Testing
 @testable import KiraRender
 
-@Suite struct FrameSequenceTests {
+@Suite struct FramePipelineTests {
     static func scenes(_ count: Int) -> [FrameScene] {
         let base = FrameRendererTests.scene()
         return (0..<count).map { k in
@@ -53,7 +53,7 @@ import Testing
     func framesArriveInOrderAndEqualSingleRenders(batchSize: Int) throws {
         let scenes = Self.scenes(7)
         let first = RecordingSink(), second = RecordingSink()
-        try FrameSequenceRenderer(threads: 2, batchSize: batchSize).render(scenes, to: [first, second])
+        try FramePipeline(threads: 2, batchSize: batchSize).render(scenes, to: [first, second])
         for sink in [first, second] {
             #expect(sink.indices == Array(0..<7))
             #expect(sink.finished == 1)
@@ -72,11 +72,11 @@ import Testing
 
     @Test func errorsStopTheSequence() {
         let failing = RecordingSink(failEncodingAt: 0)
-        #expect(throws: Refused.self) { try FrameSequenceRenderer(batchSize: 2).render(Self.scenes(5), to: [failing]) }
+        #expect(throws: Refused.self) { try FramePipeline(batchSize: 2).render(Self.scenes(5), to: [failing]) }
         #expect(failing.indices.isEmpty && failing.finished == 0)
         let refusing = RecordingSink(failConsumingAt: 3), other = RecordingSink()
         #expect(throws: Refused.self) {
-            try FrameSequenceRenderer(batchSize: 2).render(Self.scenes(5), to: [refusing, other])
+            try FramePipeline(batchSize: 2).render(Self.scenes(5), to: [refusing, other])
         }
         #expect(refusing.indices == [0, 1, 2] && refusing.finished == 0 && other.finished == 0)
     }

@@ -1,4 +1,5 @@
 import CKiraLanes
+import CKiraProjection
 import KiraGeometry
 import KiraShader
 
@@ -10,7 +11,7 @@ import KiraShader
 /// - each row is cut into runs once per face: pixels wholly inside the quad (coverage 1), the few
 ///   that an edge crosses (exact area coverage, computed per pixel as the reference does), and
 ///   those outside every face, which are filled with the background's stored pixel;
-/// - within a run of sixteen pixels, the C kernels of `kira_projection.h` map the pixels back
+/// - within a run of sixteen pixels, the C kernels of `kira_projection.h` (module CKiraProjection) map the pixels back
 ///   onto each face (the inverse homography in doubles: a product with the column, the row's
 ///   terms computed once per row, one division per lane and coordinate), fetch the four texels
 ///   of each bilinear sample, and composite premultiplied over the background in registers;

@@ -1,8 +1,9 @@
-import Kira
+import KiraImage
+import KiraRender
 
 /// Collects the frames a sheet shows (``ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,
 /// and writes them as a contact sheet (``ContactSheet``) after the last.
-final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
+public final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
     private let path: String
     private let columns: Int
     private let times: [Double]
@@ -10,13 +11,13 @@ final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
     private static var cellWidth: Int { 200 }
 
     /// A sheet of the frames shown at `times` (one per frame), in `columns` columns.
-    init(path: String, columns: Int, times: [Double]) {
+    public init(path: String, columns: Int, times: [Double]) {
         self.path = path
         self.columns = columns
         self.times = times
     }
 
-    func makeEncoder() -> FrameEncoder<Channel, RGBAImage<UInt8>?> {
+    public func makeEncoder() -> FrameEncoder<Channel, RGBAImage<UInt8>?> {
         let shown = Set(ContactSheet.frameIndices(count: times.count))
         return { frame, _, index in
             guard shown.contains(index) else { return nil }
@@ -26,11 +27,11 @@ final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
         }
     }
 
-    func consume(_ frame: RGBAImage<Channel>, index: Int, encoded cell: RGBAImage<UInt8>?) throws {
+    public func consume(_ frame: RGBAImage<Channel>, index: Int, encoded cell: RGBAImage<UInt8>?) throws {
         if let cell { cells.append((times[index], cell)) }
     }
 
-    func finish() throws {
+    public func finish() throws {
         try PNGCodec.write(ContactSheet.make(frames: cells, columns: columns, cellWidth: Self.cellWidth), to: path)
     }
 }

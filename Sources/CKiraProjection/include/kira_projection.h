@@ -13,6 +13,44 @@
 
 #include "kira_lanes.h"
 
+/// The bilinear fetch's four texel words from a window of `rows` rows (at most 5) of 32 words
+/// at `p`, `stride` words apart: lane i reads columns `x0[i]`, `x1[i]` (0...31) of rows `y0[i]`,
+/// `y1[i]` (0 ..< `rows`), stored as 64 words at `words` (t00, t01, t10, t11). Each row is loaded
+/// once and permuted twice.
+static inline __attribute__((always_inline)) void kira_window_texels(
+    const uint32_t *p, intptr_t stride, int32_t rows, kira_i16 x0, kira_i16 x1, kira_i16 y0, kira_i16 y1,
+    uint32_t *words) {
+    kira_u16 a00 = 0, a01 = 0, a10 = 0, a11 = 0;
+    for (int32_t k = 0; k < 5 && k < rows; k++) {
+        kira_u16 low, high;
+        __builtin_memcpy(&low, p + k * stride, 64);
+        __builtin_memcpy(&high, p + k * stride + 16, 64);
+        // The next runs read on along the same rows: ask for those lines early.
+        __builtin_prefetch(p + k * stride + 96);
+        kira_u16 left = kira_pick_u32(low, high, x0), right = kira_pick_u32(low, high, x1);
+        kira_i16 top = y0 == k, bottom = y1 == k;
+        a00 = top ? left : a00;
+        a01 = top ? right : a01;
+        a10 = bottom ? left : a10;
+        a11 = bottom ? right : a11;
+    }
+    // The next canvas row reads on one face row further down: ask for it a row ahead.
+    __builtin_prefetch(p + rows * stride);
+    __builtin_prefetch(p + rows * stride + 16);
+    __builtin_memcpy(words, &a00, 64);
+    __builtin_memcpy(words + 16, &a01, 64);
+    __builtin_memcpy(words + 32, &a10, 64);
+    __builtin_memcpy(words + 48, &a11, 64);
+}
+
+/// `x` where `weight` is non-zero; elsewhere the largest such lane of `x` (INT32_MIN when there
+/// is none), so that lanes that do not count stay near those that do.
+static inline __attribute__((always_inline)) kira_i16 kira_spread_weighted_i32(kira_i16 x, kira_f16 weight) {
+    kira_i16 counts = weight != 0.0f;
+    int32_t some = __builtin_reduce_max(counts ? x : (kira_i16)(INT32_MIN));
+    return counts ? x : (kira_i16)(some);
+}
+
 /// Sixteen premultiplied RGBA pixels as float lanes in 0...1. (Swift imports neither a struct of
 /// vectors nor a pointer to one: Swift code passes the lanes as 64 floats, r then g, b, a.)
 typedef struct {

@@ -1,0 +1,1 @@
+// This target is header-only; SwiftPM needs one source file.
