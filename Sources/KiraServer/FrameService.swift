@@ -9,7 +9,8 @@ import NIOCore
 /// What the render endpoint does, apart from HTTP: a card id and a query in, a frame (or the
 /// problem with them) out, within the server's limits.
 ///
-/// In order: the query is parsed (400), its signature checked (403), the card looked up (404),
+/// In order: an unsigned URL to a server with a key is refused (403), the query is parsed (400),
+/// its signature checked (403), the card looked up (404),
 /// the canvas and its memory checked against the server's caps (400); a frame the client already
 /// has is a 304 without rendering; a cached frame is answered at once; otherwise the frame is
 /// rendered once for every identical request in flight, when a render slot and memory are free
@@ -47,6 +48,10 @@ final class FrameService: Sendable {
 
     /// The answer for card `id` with the raw query `rawQuery`, given the ETags the client has.
     func answer(id: String, rawQuery: String, ifNoneMatch: String?) async throws(Problem) -> Answer {
+        // An unsigned URL to a server with a key is refused before its query is looked at.
+        if signature != nil, let pairs = try? RenderQuery.pairs(rawQuery), !pairs.contains(where: { $0.0 == URLSignature.parameterName }) {
+            throw Problem.badSignature("this server renders signed URLs only: add sig, the signature `kira sign` makes")
+        }
         let query = try parse(rawQuery)
         try checkSignature(query, id: id)
         guard let card = cards[id] else { throw Problem.unknownCard(id, known: Array(cards.cards.keys)) }
@@ -91,9 +96,7 @@ final class FrameService: Sendable {
 
     private func checkSignature(_ query: RenderQuery, id: String) throws(Problem) {
         guard let signature else { return }
-        guard let given = query.signature else {
-            throw Problem.badSignature("this server renders signed URLs only: add sig, the signature `kira sign` makes")
-        }
+        guard let given = query.signature else { throw Problem.badSignature("this server renders signed URLs only: add sig") }
         guard signature.isValid(given, for: URLSignature.canonical(path: Self.path(of: id), request: query.request)) else {
             throw Problem.badSignature("sig is not the signature of this path and query with this server's key")
         }

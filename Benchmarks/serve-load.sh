@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# kira serve under load on loopback, with wrk, beside its anchors in the same run: kira batch on the
+# same poses, and headless Chromium screenshotting a CSS holographic card page (Benchmarks/holo-card)
+# cold (one `chromium --headless --screenshot` per image) and warm (one browser, DevTools
+# Page.captureScreenshot). Every frame is 800x1000. Prints one table (p50, p99, req/s); not a test.
+#
+#   swift build -c release && Benchmarks/serve-load.sh [seconds per wrk run]     (from the package's root)
+#
+# Needs wrk, curl, python3, chromium and chromium-driver with selenium (pip) for the warm browser.
+set -euo pipefail
+seconds="${1:-10}"
+root="$(pwd)"
+kira="$root/.build/release/kira"
+[ -x "$kira" ] || { echo "build first: swift build -c release" >&2; exit 2; }
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+row() { printf '%-58s %10s %10s %10s  %s\n' "$@"; }
+
+# wrk scripts: distinct poses (every request a new frame, across wrk's threads), one pose, and a
+# revalidation with the frame's ETag. Each prints "p50_ms p99_ms req_s statuses".
+cat > distinct.lua <<'LUA'
+local threads, id, n = {}, 0, 0
+function setup(thread) id = id + 1; thread:set("id", id); table.insert(threads, thread) end
+function init(args) extra = args[1] or "" ; statuses = {} end
+function request()
+  n = n + 1
+  local k = id * 1000003 + n
+  local path = string.format("/v1/cards/sample/render.png?tilt_x=%.4f&tilt_y=%.4f&size=800x1000%s", (k % 1600) / 10 - 80, (k * 7 % 1600) / 10 - 80, extra)
+  return wrk.format("GET", path)
+end
+function response(status) statuses[status] = (statuses[status] or 0) + 1 end
+function done(summary, latency, requests)
+  local counts = {}
+  for _, thread in ipairs(threads) do
+    for status, count in pairs(thread:get("statuses")) do counts[status] = (counts[status] or 0) + count end
+  end
+  local text = ""
+  for status, count in pairs(counts) do text = text .. status .. ":" .. count .. " " end
+  io.write(string.format("RESULT %.2f %.2f %.1f %s\n", latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.requests / (summary.duration / 1e6), text))
+end
+LUA
+sed -e 's|^function request()|function request_distinct()|' distinct.lua > fixed.lua
+cat >> fixed.lua <<'LUA'
+function request()
+  return wrk.format("GET", "/v1/cards/sample/render.png?tilt_x=8&tilt_y=-14&size=800x1000", etag and { ["If-None-Match"] = etag } or nil)
+end
+LUA
+run_wrk() {  # run_wrk CONNECTIONS SCRIPT URL [ARGS] -> RESULT line
+    local threads=$(( $1 < 2 ? 1 : 2 ))
+    wrk -t"$threads" -c"$1" -d"${seconds}s" --timeout 10s --latency -s "$2" "$3" ${4:+-- "$4"} | sed -n 's/^RESULT //p'
+}
+
+start_server() {  # start_server ARGS... -> sets port, server_pid; prints start-up ms
+    port="$(free_port)"
+    local begin end
+    begin="$(date +%s%N)"
+    "$kira" serve --port "$port" "$@" 2> "$work/serve-$port.log" &
+    server_pid=$!
+    pids+=("$server_pid")
+    until curl -s -o /dev/null "http://127.0.0.1:$port/healthz"; do sleep 0.005; done
+    end="$(date +%s%N)"
+    startup_ms=$(( (end - begin) / 1000000 ))
+}
+
+echo "kira serve under load: $(nproc) cores, $(uptime | sed 's/.*load average/load average/'), wrk ${seconds} s per row"
+echo "build: $("$kira" --version)"
+row "case" "p50 ms" "p99 ms" "req/s" "statuses / notes"
+
+# kira batch on 200 distinct poses, the frames/s the server's uncached rate is held against.
+echo "output,tilt_x,tilt_y,size" > poses.csv
+for k in $(seq 200); do echo "out/$k.png,$(( k % 160 - 80 )).5,$(( k * 7 % 160 - 80 )).25,800x1000" >> poses.csv; done
+begin="$(date +%s%N)"; "$kira" batch poses.csv --quiet > /dev/null; end="$(date +%s%N)"
+batch_rate="$(python3 -c "print(f'{200 / (($end - $begin) / 1e9):.1f}')")"
+row "kira batch, 200 distinct poses (standard)" "-" "-" "$batch_rate" "frames/s, written to disk"
+
+start_server --cache 256M
+row "start-up to first answered request" "-" "-" "-" "${startup_ms} ms (sample card only)"
+base="http://127.0.0.1:$port"
+for c in 8 16; do
+    read -r p50 p99 rate statuses <<< "$(run_wrk "$c" distinct.lua "$base")"
+    row "uncached, distinct poses, standard, $c connections" "$p50" "$p99" "$rate" "$statuses $(python3 -c "print(f'{$rate / $batch_rate:.2f}x batch')")"
+done
+read -r p50 p99 fast_rate statuses <<< "$(run_wrk 2 distinct.lua "$base" "&compression=fast")"
+row "uncached, distinct poses, compression=fast, 2 connections" "$p50" "$p99" "$fast_rate" "$statuses"
+read -r p50 p99 single_rate statuses <<< "$(run_wrk 1 distinct.lua "$base")"
+row "uncached, distinct poses, standard, 1 connection" "$p50" "$p99" "$single_rate" "$statuses"
+uncached_rate="$single_rate"
+curl -s -o /dev/null "$base/v1/cards/sample/render.png?tilt_x=8&tilt_y=-14&size=800x1000"
+read -r p50 p99 cached_rate statuses <<< "$(run_wrk 8 fixed.lua "$base")"
+row "cached, one pose (~$(curl -s "$base/v1/cards/sample/render.png?tilt_x=8&tilt_y=-14&size=800x1000" | wc -c) B), 8 connections" "$p50" "$p99" "$cached_rate" "$statuses $(python3 -c "print(f'{$cached_rate / $uncached_rate:.0f}x uncached (1 conn)')")"
+etag="$(curl -s -D - -o /dev/null "$base/v1/cards/sample/render.png?tilt_x=8&tilt_y=-14&size=800x1000" | tr -d '\r' | sed -n 's/^[Ee][Tt]ag: //p')"
+sed -i "1i etag = '$etag'" fixed.lua
+read -r p50 p99 rate statuses <<< "$(run_wrk 64 fixed.lua "$base")"
+row "If-None-Match revalidation (304), 64 connections" "$p50" "$p99" "$rate" "$statuses"
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+
+# Overload: 256 connections asking distinct poses of a server with a 1 GiB budget; /healthz polled
+# throughout; the accepted requests' latencies from the server's own log lines.
+start_server --cache 256M --max-memory 1G
+base="http://127.0.0.1:$port"
+( while kill -0 "$server_pid" 2>/dev/null; do
+      curl -s -o /dev/null -w '%{http_code} %{time_total}\n' --max-time 5 "$base/healthz" || echo "000 5"
+      sleep 0.2
+  done > health.log ) &
+pids+=($!)
+( peak=0; while kill -0 "$server_pid" 2>/dev/null; do
+      rss="$(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' "/proc/$server_pid/status" 2>/dev/null || echo 0)"
+      [ "${rss:-0}" -gt "$peak" ] && peak="$rss" && echo "$peak" > rss.peak
+      sleep 0.05
+  done ) &
+pids+=($!)
+read -r p50 p99 rate statuses <<< "$(run_wrk 256 distinct.lua "$base")"
+sleep 0.5
+accepted_p99="$(grep -o '/render.png[^ ]* 200 [0-9.]* ms' "$work/serve-$port.log" | awk '{print $3}' | sort -n | awk '{v[NR]=$1} END {i=int(NR*0.99); if (i<1) i=1; print v[i]}')"
+health="$(awk '{n++; if ($1 != 200) bad++; if ($2 > worst) worst = $2} END {printf "%d/%d healthz ok, slowest %.0f ms", n - bad, n, worst * 1000}' health.log)"
+row "overload, 256 connections, distinct poses" "$p50" "$p99" "$rate" "$statuses"
+row "  (accepted requests, from the server's log)" "-" "${accepted_p99:-?}" "-" "peak RSS $(( $(cat rss.peak 2>/dev/null || echo 0) / 1024 )) MiB of --max-memory 1024 MiB; $health"
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+
+# The anchor: the same 800x1000 card in headless Chromium, from a CSS holographic card page.
+mkdir -p page shots
+cp "$root/Benchmarks/holo-card/index.html" page/
+"$kira" textures --output-dir textures > /dev/null
+cp textures/front.png page/card.png && cp textures/mask.png page/mask.png
+page_port="$(free_port)"
+(cd page && exec python3 -m http.server "$page_port" --bind 127.0.0.1 > /dev/null 2>&1) &
+pids+=($!)
+until curl -s -o /dev/null "http://127.0.0.1:$page_port/index.html"; do sleep 0.05; done
+count=5
+begin="$(date +%s%N)"
+for i in $(seq $count); do
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,1000 --default-background-color=00000000 \
+        --screenshot="shots/cold-$i.png" "http://127.0.0.1:$page_port/index.html?rx=$(( i * 3 - 8 ))&ry=$(( 14 - i * 5 ))" > /dev/null 2>&1
+done
+end="$(date +%s%N)"
+cold_rate="$(python3 -c "print(f'{$count / (($end - $begin) / 1e9):.2f}')")"
+cold_ms="$(python3 -c "print(f'{($end - $begin) / 1e6 / $count:.0f}')")"
+row "Chromium cold, one screenshot per process, $count images" "$cold_ms" "-" "$cold_rate" "images/s; Kira uncached at 1 connection: $(python3 -c "print(f'{$uncached_rate / $cold_rate:.0f}x')")"
+if python3 -c 'import selenium' 2>/dev/null && command -v chromedriver > /dev/null; then
+    read -r _ images _ took <<< "$(python3 "$root/Benchmarks/holo-card/warm-screenshots.py" "http://127.0.0.1:$page_port/index.html" 20 shots)"
+    row "Chromium warm, DevTools Page.captureScreenshot, 20 images" "$(python3 -c "print(f'{$took * 1000 / $images:.0f}')")" "-" \
+        "$(python3 -c "print(f'{$images / $took:.2f}')")" "images/s; Kira uncached at 1 connection: $(python3 -c "print(f'{$uncached_rate / ($images / $took):.1f}x')")"
+else
+    row "Chromium warm" "-" "-" "-" "skipped: needs selenium (pip) and chromedriver"
+fi
