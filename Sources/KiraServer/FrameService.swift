@@ -124,7 +124,14 @@ final class FrameService: Sendable {
     /// Renders and encodes on a Dispatch thread (not Swift's cooperative pool, which keeps
     /// answering the health check and cached frames), once admitted.
     private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int) async throws -> ByteBuffer {
-        try await gate.admit(bytes: frameBytes, wait: configuration.maxWait)
+        metrics.waiting.increment()
+        do {
+            try await gate.admit(bytes: frameBytes, wait: configuration.maxWait)
+            metrics.waiting.decrement()
+        } catch {
+            metrics.waiting.decrement()
+            throw error
+        }
         metrics.inFlight.increment()
         defer {
             metrics.inFlight.decrement()

@@ -19,6 +19,8 @@ final class ServerMetrics: Sendable {
     let cacheJoins: Counter
     let cacheBytes: Gauge
     let inFlight: Meter
+    /// Renders waiting for a slot or memory.
+    let waiting: Meter
     let textureBytes: Gauge
 
     init() {
@@ -34,6 +36,7 @@ final class ServerMetrics: Sendable {
         cacheJoins = Counter(label: "kira_cache_joins_total", factory: factory)
         cacheBytes = Gauge(label: "kira_cache_bytes", factory: factory)
         inFlight = Meter(label: "kira_renders_in_flight", factory: factory)
+        waiting = Meter(label: "kira_renders_waiting", factory: factory)
         textureBytes = Gauge(label: "kira_texture_bytes", factory: factory)
     }
 

@@ -11,7 +11,8 @@ final class ServeProcess: @unchecked Sendable {
     /// Starts `kira serve --port 0 arguments` in `directory` and waits until it listens.
     init(_ arguments: [String], in directory: String) throws {
         process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["serve", "--port", "0"] + arguments
+        // Generous limits unless a test sets its own: the tests run beside others, on a debug build.
+        process.arguments = ["serve", "--port", "0", "--deadline", "300", "--max-wait", "60"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardOutput = FileHandle.nullDevice
         let pipe = Pipe()

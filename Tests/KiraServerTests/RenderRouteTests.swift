@@ -17,7 +17,9 @@ import Testing
             #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
             #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
             #expect(response.cacheSource == "miss")
-            #expect(response.bytes == (try ServerFixtures.expectedFrame([("tilt_x", "8"), ("tilt_y", "-14"), ("size", "300x400"), ("compression", "fast")])))
+            let expected = try ServerFixtures.expectedFrame([("tilt_x", "8"), ("tilt_y", "-14"), ("size", "300x400"), ("compression", "fast")])
+            // Compared as one Bool: a failed comparison of arrays this long makes Swift Testing diff them for minutes.
+            #expect(response.bytes == expected ? true : false, "\(response.bytes.count) bytes against the library's \(expected.count)")
         }
     }
 
@@ -30,7 +32,7 @@ import Testing
             #expect(first.cacheSource == "miss")
             #expect(second.cacheSource == "hit")
             #expect(first.headers[.eTag] == second.headers[.eTag])
-            #expect(first.bytes == second.bytes)
+            #expect(first.bytes == second.bytes ? true : false)
             let other = try await client.execute(uri: "/v1/cards/sample/render.png?flip=31&size=200x200", method: .get)
             #expect(other.headers[.eTag] != first.headers[.eTag])
         }
@@ -74,7 +76,8 @@ import Testing
             }
             let faces = try CardTextures(art: cards.path + "/holo-01/art.png", mask: cards.path + "/holo-01/mask.png").load()
             let response = try await client.execute(uri: "/v1/cards/holo-01/render.png?tilt_x=5", method: .get)
-            #expect(response.bytes == (try ServerFixtures.expectedFrame([("tilt_x", "5")], card: faces)))
+            let expected = try ServerFixtures.expectedFrame([("tilt_x", "5")], card: faces)
+            #expect(response.bytes == expected ? true : false, "\(response.bytes.count) bytes against the library's \(expected.count)")
         }
     }
 
