@@ -15,7 +15,7 @@ let products: [Product] = [
 // MARK: - Build settings
 
 // The pixel code is written for SIMD lanes; with a CPU flag the compiler maps them to AVX-512
-// (or AVX2) instead of baseline x86-64's SSE, about 2.5× faster (README, "Performance"). The flag
+// (or AVX2) instead of baseline x86-64's SSE, about 2.5× faster (docs/performance.md). The flag
 // is a default trait so that the plain `swift build -c release` is the fast build. A package that
 // depends on Kira gets it too unless it asks for `traits: []`; binaries built with it run only on
 // CPUs like the build machine's, and `kira --version` says so. Every Swift target takes the same
@@ -35,26 +35,24 @@ let targets: [Target] = [
         name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
-    // WHAT a pixel computes: the seed's kira shader, scalar reference and SIMD lanes. No I/O, no threads.
+    // WHAT a pixel computes: the kira shader, scalar reference and SIMD lanes. No I/O, no threads.
     .target(name: "KiraShader", dependencies: ["CKiraLanes"], swiftSettings: nativeCPU),
-    // Rotation matrices and face normals (seed 003's `normalFromTilt`).
+    // Rotation matrices and face normals (`normalFromTilt`), rotation3DEffect homographies.
     .target(name: "KiraGeometry", swiftSettings: nativeCPU),
     // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
     .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
-    // Time: SwiftUI's timing curves and springs, and the seeds' animations as presets of poses.
+    // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
     .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraProcess"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
-    // Optimised in debug builds too: every `kira` run on the built-in card draws it at 630×880, pixel by
-    // pixel through SIMD2/SIMD4 code that -Onone leaves generic, about 19× slower (5.6 s against 0.3 s
-    // CPU for CommittedTexturesTests). The CLI tests run such commands, and CI runs them again under
-    // ThreadSanitizer and AddressSanitizer, which still instrument the optimised code. The pixels are the
-    // same at either level (Swift never contracts float operations), and CommittedTexturesTests checks them.
+    // Optimised in debug builds too: unoptimised, its SIMD2/SIMD4 drawing is about 19× slower (5.6 s
+    // against 0.3 s CPU for CommittedTexturesTests), and every CLI test on the built-in card draws it.
+    // Same pixels at either level (Swift never contracts float operations; CommittedTexturesTests).
     .target(
         name: "KiraSamples", dependencies: ["KiraImage"],
         swiftSettings: nativeCPU + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
@@ -159,7 +157,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Helpers shared by the test targets (hand-built PNG files).
     .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
@@ -208,6 +206,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // `swift package generate-documentation`: the DocC catalogues under Sources/*/*.docc (CI builds them).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -19,9 +19,10 @@ public struct CardState: Sendable, Equatable {
     }
 }
 
-/// The seeds' animations (SPEC §4), each as the card's state over time.
+/// The SwiftUI card animations Kira reproduces (docs/fidelity.md), each as the card's state over
+/// time.
 ///
-/// Timings follow the seeds: SwiftUI's default duration (0.35 s) where a seed names a curve
+/// Timings are SwiftUI's: its default duration (0.35 s) where a card view names a curve
 /// without one; `.spring` is duration 0.5 s without bounce (``TimingCurve/smoothSpring``), and
 /// `withAnimation` without an argument is iOS 17's default animation, a spring of 0.55 s without
 /// bounce (``TimingCurve/defaultSpring``).
@@ -36,29 +37,29 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     case seed002Flip = "seed002-flip"
     /// A continuous turn about y, `.linear(duration: 2.5)` repeated forever, perspective 0.4: one turn.
     case seed002Spin = "seed002-spin"
-    /// A drag mapped to tilt as seed 002 does (translation / 6, clamped to ±45°, perspective 0.5),
+    /// A drag mapped to tilt (translation / 6, clamped to ±45°, perspective 0.5),
     /// then `.spring` back to rest.
     case seed002Tilt = "seed002-tilt"
-    /// A drag mapped to tilt as seed 003 does (translation × 0.15, clamped to ±10°), then `.spring`
+    /// A drag mapped to tilt (translation × 0.15, clamped to ±10°), then `.spring`
     /// back to rest.
     case seed003Tilt = "seed003-tilt"
-    /// Seed 003 whole: the on-appear nudge (tiltY to 5° with the default animation, then straight
+    /// The whole tilt-and-flip card: the on-appear nudge (tiltY to 5° with the default animation, then straight
     /// back to 0 on completion), a drag, the spring back, and a `.spring` flip with perspective 0.7.
     case seed003TiltFlip = "seed003-tilt-flip"
     /// Two linear phases of 0.3 s: back 0 → 90°, then front −90 → 0°.
     case seed004Flip = "seed004-flip"
     /// A seamless loop for a store page or a feed: the pointer circles the card once every
-    /// ``showcasePeriod`` seconds at a steady pace, the card tilts towards it (seed 003's
+    /// ``showcasePeriod`` seconds at a steady pace, the card tilts towards it (`seed003-tilt`'s
     /// mapping, ±``showcaseTilt``°), and the rainbow sweeps as the view angle turns.
     case showcase
 
     /// Whether the animation repeats forever (its duration is then one cycle, and a clip of it
-    /// should step from its last frame to its first like any other step: see ``LoopTiming``).
+    /// should step from its last frame to its first like any other step: see ``FrameTiming``).
     public var loops: Bool { self == .seed002Spin || self == .showcase }
 
     /// One turn of the showcase's pointer, in seconds.
     public static let showcasePeriod = 4.0
-    /// The showcase's tilt, in degrees: seed 003's clamp.
+    /// The showcase's tilt, in degrees: `seed003-tilt`'s clamp.
     public static let showcaseTilt = 10.0
 
     /// Whether the animation follows a drag (the others ignore one).
@@ -133,7 +134,7 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
             return CardState(pose: CardPose(flipPerspective: 1), visibility: .separateFaces(front: front, back: back))
 
         case .showcase:
-            // The pointer at angle θ on a circle around the card's centre (y down); seed 003
+            // The pointer at angle θ on a circle around the card's centre (y down); `seed003-tilt`
             // tilts by (−dy, dx) × 0.15, so the card leans towards it.
             let theta = 2 * Double.pi * time / Self.showcasePeriod
             return CardState(pose: CardPose(tiltX: -Self.showcaseTilt * sin(theta), tiltY: Self.showcaseTilt * cos(theta)),
@@ -142,9 +143,9 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     }
 
     static let flipSpring = Animation(.spring(duration: 0.6, bounce: 0.15))
-    /// Seeds 002 and 003 release the drag, and seed 003 flips, with `withAnimation(.spring)`.
+    /// The tilt presets release the drag, and `seed003-tilt-flip` flips, with `withAnimation(.spring)`.
     static let release = Animation(.smoothSpring)
-    /// Seed 003's on-appear nudge is `withAnimation { }` without an argument: the default animation.
+    /// `seed003-tilt-flip`'s on-appear nudge is `withAnimation { }` without an argument: the default animation.
     static let nudge = Animation(.defaultSpring)
 
     /// The tilt a drag gives at `time` (from the drag's start): the translation scaled and

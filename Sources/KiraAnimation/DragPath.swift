@@ -118,8 +118,8 @@ public struct DragPath: Sendable, Equatable {
     /// with its line. `firstLine` is the line the array starts on, for messages.
     ///
     /// Hand-written rather than Foundation's decoders on purpose: this module, like the rest of the
-    /// `Kira` library, does not link Foundation, and neither decoder says where the error is as the
-    /// README promises (`JSONDecoder` says only "not valid JSON"; `JSONSerialization` gives a
+    /// `Kira` library, does not link Foundation, and neither decoder says where the error is as
+    /// docs/robustness.md promises (`JSONDecoder` says only "not valid JSON"; `JSONSerialization` gives a
     /// character offset). The grammar is small enough to follow to the letter; escapes in keys are
     /// the one part of JSON left out (no key of this format needs one), and are refused.
     static func parseJSON(_ text: String, name: String, firstLine: Int = 1) throws(DragPathError) -> [Sample] {

@@ -13,6 +13,10 @@ public struct Bench {
     public let repeats: Int
     /// The paths to measure; empty for all.
     public let only: Set<String>
+    /// The foils to shade with, each measured on every path that shades, one after the other.
+    public let foils: [Foil]
+    /// The shader's parameters of the foil being measured.
+    private var parameters = KiraParameters.seed
     /// Frames held at once by the paths that render many (sweeps, frames for zlib): more are
     /// rendered batch after batch, so memory stays bounded however many `frames` are asked for.
     private(set) var batch: Int
@@ -27,12 +31,15 @@ public struct Bench {
                             "png-encode-fast", "png-decode"]
 
     /// A benchmark of `art` and `mask`; `build` describes the build for the report.
-    public init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = [], build: String) {
+    public init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = [],
+                foils: [Foil] = [.kira], build: String) {
+        precondition(!foils.isEmpty, "a benchmark shades with at least one foil")
         self.art = art
         self.mask = mask
         self.frames = frames
         self.repeats = repeats
         self.only = only
+        self.foils = foils
         batch = frames
         report = BenchReport(build: build, width: art.width, height: art.height)
     }
@@ -74,7 +81,7 @@ public struct Bench {
         return stride(from: 0, to: all.count, by: batch).map { all[$0..<min($0 + batch, all.count)] }
     }
 
-    /// Normals of a tilt sweep: tiltY from -10° to 10°, as a drag across seed 003's card.
+    /// Normals of a tilt sweep: tiltY from -10° to 10°, as a drag across the card (`seed003-tilt`).
     var normals: [SIMD3<Float>] {
         (0..<frames).map { k in
             let t = frames == 1 ? 0 : Float(k) / Float(frames - 1)
@@ -83,15 +90,24 @@ public struct Bench {
     }
 
     public mutating func measureAll(maxThreads: Int) throws {
-        let normals = self.normals
-        let art = self.art, mask = self.mask
+        for foil in foils {
+            parameters.foil = foil
+            try measureShading(maxThreads: maxThreads)
+        }
+        try measureCoding()
+    }
 
-        func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
+    private func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
+
+    /// The paths that shade, with ``parameters``.
+    private mutating func measureShading(maxThreads: Int) throws {
+        let normals = self.normals
+        let art = self.art, mask = self.mask, parameters = self.parameters
 
         // The scalar reference: one frame, one thread.
         if wants("scalar") {
             try measure("scalar", threads: 1, frames: 1, repeats: 1) {
-                _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+                _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, as: UInt8.self)
             }
         }
 
@@ -103,9 +119,11 @@ public struct Bench {
             let renderer = ShadeRenderer(threads: threads)
             renderer.recomputesNoiseTables = true
             var output = RGBAImage<UInt8>(width: art.width, height: art.height)
-            try renderer.shade(art: art, mask: mask, normal: normals[0], into: &output)  // first touch
+            try renderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, into: &output)  // first touch
             try measure("simd", threads: threads, frames: normals.count) {
-                for normal in normals { try renderer.shade(art: art, mask: mask, normal: normal, into: &output) }
+                for normal in normals {
+                    try renderer.shade(art: art, mask: mask, normal: normal, parameters: parameters, into: &output)
+                }
             }
         }
 
@@ -114,9 +132,11 @@ public struct Bench {
         for threads in Set([1, maxThreads]).sorted() where wants("sweep") {
             let renderer = ShadeRenderer(threads: threads)
             var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normalBatches[0].count)
-            try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), into: &stack)
+            try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), parameters: parameters, into: &stack)
             try measure("sweep", threads: threads, frames: normals.count) {
-                for batch in normalBatches { try renderer.shade(art: art, mask: mask, normals: Array(batch), into: &stack) }
+                for batch in normalBatches {
+                    try renderer.shade(art: art, mask: mask, normals: Array(batch), parameters: parameters, into: &stack)
+                }
             }
         }
 
@@ -126,7 +146,7 @@ public struct Bench {
         let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
         // `frame-scalar` is the same with the readable one-pixel-at-a-time projection, measured
         // only when asked for (`--path frame-scalar`).
-        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
+        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25), parameters: parameters)
         for (name, path) in [("frame", FrameRenderer.ProjectionPath.lanes), ("frame-scalar", .scalar)]
         where wants(name) && (name == "frame" || only.contains(name)) {
             for threads in Set([1, maxThreads]).sorted() {
@@ -146,7 +166,7 @@ public struct Bench {
         // thread, the encoder alone (`encode-frames`).
         let scenes = (0..<normals.count).map { k in
             FrameScene(front: face, back: face, pose: CardPose(
-                tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15))
+                tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15), parameters: parameters)
         }
         let sequence = FramePipeline(threads: maxThreads, batchSize: sequenceBatch)
         if wants("animate-png") {
@@ -184,8 +204,14 @@ public struct Bench {
             record("encode-frames", threads: 1, frames: scenes.count, seconds: best)
         }
 
-        // PNG coding of one frame, for scale: encoding usually dominates writing frames.
-        let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], as: UInt8.self)
+    }
+
+    /// PNG coding of one frame, for scale: encoding usually dominates writing frames. Measured once,
+    /// on the first foil's frame, whatever the foils.
+    private mutating func measureCoding() throws {
+        let art = self.art, mask = self.mask, normals = self.normals
+        parameters.foil = foils[0]
+        let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], parameters: parameters, as: UInt8.self)
         let encoded = try PNGCodec.encode(frame)
         if wants("png-encode") { try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) } }
         if wants("png-encode-fast") {
@@ -209,6 +235,7 @@ public struct Bench {
 
     private mutating func record(_ name: String, threads: Int, frames: Int, seconds: Double) {
         report.paths.append(BenchReport.Path(
-            name: name, width: art.width, height: art.height, frames: frames, threads: threads, seconds: seconds))
+            name: name, foil: parameters.foil.name, width: art.width, height: art.height, frames: frames, threads: threads,
+            seconds: seconds))
     }
 }

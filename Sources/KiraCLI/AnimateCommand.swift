@@ -3,7 +3,7 @@ import Kira
 
 private typealias P = AnimateCommand.Parameters
 
-/// `kira animate`: one of the seeds' animations as numbered PNG frames, an APNG, a contact sheet.
+/// `kira animate`: one of the preset animations as numbered PNG frames, an APNG, a contact sheet.
 struct AnimateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",

@@ -44,6 +44,9 @@ struct BenchCommand: ParsableCommand {
             help: ArgumentHelp("Measure only this path (repeatable; default: all of them).", valueName: "name"))
     var paths: [String] = []
 
+    @Option(help: ArgumentHelp("Shade with this foil (repeatable, each measured in turn in the same run; 'all' for every foil; default: kira).", valueName: "name"))
+    var foil: [String] = []
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -60,6 +63,18 @@ struct BenchCommand: ParsableCommand {
         for path in paths where !Bench.pathNames.contains(path) {
             throw ValidationError("unknown path '\(path)' (one of \(Bench.pathNames.joined(separator: ", ")))")
         }
+        for name in foil where name != "all" && Foil(named: name) == nil {
+            throw ValidationError("unknown foil '\(name)' (one of \(FoilRegistry.names.joined(separator: ", ")), or all)")
+        }
+    }
+
+    /// The foils to measure, in the order given, each once ('all': every foil).
+    var foils: [Foil] {
+        var foils: [Foil] = []
+        for name in foil {
+            for each in name == "all" ? Foil.all : [Foil(named: name)!] where !foils.contains(each) { foils.append(each) }
+        }
+        return foils.isEmpty ? [.kira] : foils
     }
 
     func run() throws {
@@ -67,7 +82,8 @@ struct BenchCommand: ParsableCommand {
         if art == nil { _ = try Bench.batches(width: size.width, height: size.height, frames: frames, budget: memory.budget) }
         let (artImage, maskImage) = try loadCard()
         let maxThreads = threads ?? TileScheduler.processorCount
-        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths), build: BuildInfo.summary)
+        var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths), foils: foils,
+                          build: BuildInfo.summary)
         // Half a minute at the default size: on a terminal, say what is being measured.
         if !quiet, isatty(2) != 0 {
             bench.onStart = { name, threads in

@@ -1,6 +1,6 @@
 /// How this `kira` was built, for `--version` and benchmark reports.
 enum BuildInfo {
-    /// No release is tagged yet ("-dev"); packages depend on a branch or revision (README).
+    /// No release is tagged yet ("-dev"); packages depend on a branch or revision.
     static let version = "0.1.0-dev"
 
     static var configuration: String {

@@ -17,8 +17,8 @@ struct KiraCommand: ParsableCommand {
         commandName: "kira",
         abstract: "Render holographic (kira) trading-card frames on the CPU.",
         version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
-        subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, CompareCommand.self, BenchCommand.self,
-                      TexturesCommand.self, ServeCommand.self, SignCommand.self]
+        subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self,
+                      BenchCommand.self, TexturesCommand.self, ServeCommand.self, SignCommand.self]
     )
 
     /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is
@@ -112,7 +112,7 @@ func writeToStandardError(_ text: String) {
 /// By default glibc raises that threshold (up to 32 MiB) each time such a buffer is freed, after
 /// which canvases and compression buffers (9–30 MB, freed on worker threads) stay in per-thread
 /// heaps: `kira animate` of a 2340×3170 animation peaked at 429 MB that way, 383 MB with the
-/// fixed threshold, at the same speed (README, "Performance").
+/// fixed threshold, at the same speed (docs/performance.md).
 private func returnLargeBuffersToTheSystem() {
     kira_fixed_mmap_threshold(1 << 20)
 }

@@ -22,12 +22,14 @@ struct ShadeCommand: ParsableCommand {
             return entry
         }
 
-        static let art = entry("art"), mask = entry("mask"), tiltX = entry("tilt_x"), tiltY = entry("tilt_y")
+        static let art = entry("art"), mask = entry("mask"), foilMap = entry("foil_map"), tiltX = entry("tilt_x")
+        static let tiltY = entry("tilt_y")
         static let normal = entry("normal"), back = entry("back")
     }
 
     @Option(name: P.art.long, help: P.art.argumentHelp, completion: P.art.completion) var art: String?
     @Option(name: P.mask.long, help: P.mask.argumentHelp, completion: P.mask.completion) var mask: String?
+    @Option(name: P.foilMap.long, help: P.foilMap.argumentHelp, completion: P.foilMap.completion) var foilMap: String?
     @Option(name: P.tiltX.long, parsing: .unconditional, help: P.tiltX.argumentHelp) var tiltX: String?
     @Option(name: P.tiltY.long, parsing: .unconditional, help: P.tiltY.argumentHelp) var tiltY: String?
     @Option(name: P.normal.long, parsing: .unconditional, help: P.normal.argumentHelp) var normal: String?
@@ -45,7 +47,7 @@ struct ShadeCommand: ParsableCommand {
     /// The shading the options describe.
     var request: ShadeRequest {
         get throws {
-            let values = given([(P.art, art), (P.mask, mask), (P.tiltX, tiltX), (P.tiltY, tiltY), (P.normal, normal),
+            let values = given([(P.art, art), (P.mask, mask), (P.foilMap, foilMap), (P.tiltX, tiltX), (P.tiltY, tiltY), (P.normal, normal),
                                 (P.back, given(back))])
             do {
                 return try ShadeRequest(values: values + shader.values + output.format.values)

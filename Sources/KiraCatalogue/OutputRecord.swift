@@ -16,7 +16,7 @@ public struct OutputRecord: Codable, Sendable, Equatable {
     /// The row's values that change the picture, as `column=value`, sorted (paths left out: the
     /// textures count by their content).
     public var values: [String]
-    /// Texture role (`art`, `mask`, `back`, `back_mask`) → SHA-256 of the file.
+    /// Texture role (`art`, `mask`, `back`, `back_mask`, `foil_map`) → SHA-256 of the file.
     public var textures: [String: String]
     /// SHA-256 of the output file; empty while the inputs are only being compared.
     public var output: String

@@ -1,11 +1,13 @@
-/// How the card is turned on screen: seed 003's flip and tilt `rotation3DEffect`s, as a pose.
+/// How the card is turned on screen: the tilt-and-flip card's `rotation3DEffect`s (`seed003-tilt-flip`),
+/// as a pose.
 ///
-/// From the inside out, seed 003 stacks the front and the back (the back pre-rotated 180° about
+/// From the inside out, that card view stacks the front and the back (the back pre-rotated 180° about
 /// the flip axis so that it reads correctly once flipped), flips the stack about `flipAxis` with
 /// `flipPerspective`, then tilts it about x and about y with `tiltPerspective`. The kira shader
-/// shades each face flat first, with the normal of ``normal``.
+/// shades each face flat first, with the normal of ``normal(convention:)``.
 public struct CardPose: Sendable, Equatable {
-    /// The axis of the flip: seed 003's y, or x, or the diagonal (1, 1, 0) that seed 001 cycles to.
+    /// The axis of the flip: y (`seed003-tilt-flip`), or x, or the diagonal (1, 1, 0) that
+    /// `seed001-flip` cycles to.
     public enum FlipAxis: String, Sendable, CaseIterable {
         case y, x, diagonal
 
@@ -19,16 +21,16 @@ public struct CardPose: Sendable, Equatable {
         }
     }
 
-    /// Degrees about x (seed 003 clamps drags to ±10°).
+    /// Degrees about x (`seed003-tilt` clamps drags to ±10°).
     public var tiltX: Double
     /// Degrees about y.
     public var tiltY: Double
     /// Degrees of the flip: 0 shows the front, 180 the back.
     public var flip: Double
     public var flipAxis: FlipAxis
-    /// Seed 003 flips with perspective 0.7.
+    /// `seed003-tilt-flip` flips with perspective 0.7.
     public var flipPerspective: Double
-    /// Seed 003 tilts with SwiftUI's default perspective, 1.
+    /// `seed003-tilt-flip` tilts with SwiftUI's default perspective, 1.
     public var tiltPerspective: Double
 
     public init(tiltX: Double = 0, tiltY: Double = 0, flip: Double = 0, flipAxis: FlipAxis = .y,
@@ -41,7 +43,7 @@ public struct CardPose: Sendable, Equatable {
         self.tiltPerspective = tiltPerspective
     }
 
-    /// The front face's normal for the shader (seed 003's `normalFromTilt`; the flip does not
+    /// The front face's normal for the shader (`normalFromTilt`; the flip does not
     /// enter it). The back face is shaded with its negation.
     public func normal(convention: Rotation.Convention = .seed) -> SIMD3<Float> {
         Rotation.normalFromTilt(tiltXDegrees: Float(tiltX), tiltYDegrees: Float(tiltY), convention: convention)

@@ -3,18 +3,18 @@ public enum FaceVisibility: Sendable, Equatable {
     /// The face whose front is towards the viewer, as a solid card: nothing shows through, and
     /// at exactly 90° neither face covers more than an edge.
     case orientation
-    /// Seeds 002 and 003: both faces are drawn, the front with opacity `1 - flip / 180` and the
+    /// `seed003-tilt-flip`: both faces are drawn, the front with opacity `1 - flip / 180` and the
     /// back over it with `flip / 180` (clamped), as their animated `.opacity` modifiers do.
     case crossfade
-    /// Seed 002: the same crossfade with the back under the front (its ZStack lists the back
+    /// `seed002-flip`: the same crossfade with the back under the front (its ZStack lists the back
     /// first), which differs from ``crossfade`` while both are partly transparent.
     case crossfadeBackUnder
-    /// Seeds 000 and 004: the faces turn separately, each by its own angle about the flip axis
+    /// `seed000-flip` and `seed004-flip`: the faces turn separately, each by its own angle about the flip axis
     /// (the back is not pre-rotated, and the pose's `flip` is unused); the back is drawn first and
     /// the front over it, each only while it faces the viewer.
     case separateFaces(front: Double, back: Double)
-    /// Seed 001: one view turns; while it is turned by 90° or more the back's content replaces
-    /// the front's in the same, turned view, so it shows mirrored (the seed's back is plain).
+    /// `seed001-flip`: one view turns; while it is turned by 90° or more the back's content replaces
+    /// the front's in the same, turned view, so it shows mirrored (that card view's back is plain).
     case switchAtQuarterTurn
 }
 
@@ -80,7 +80,7 @@ extension FaceVisibility {
             layers.append(self == .crossfade ? front : back)
             layers.append(self == .crossfade ? back : front)
         case .switchAtQuarterTurn:
-            // The angle decides, as the seed's AnimatableModifier does (`rotationAngle < 90`).
+            // The angle decides, as that card view's AnimatableModifier does (`rotationAngle < 90`).
             let turned = abs(pose.flip.truncatingRemainder(dividingBy: 360))
             let showsFront = turned < 90 || turned > 270
             layers.append(FaceLayer(side: showsFront ? .front : .back, normal: showsFront ? normal : -normal,

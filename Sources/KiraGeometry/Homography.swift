@@ -9,7 +9,7 @@ import Darwin
 /// A plane-to-plane projective map in row-vector convention: a point maps as
 /// `[x y 1] · M = [X Y W]`, to `(X / W, Y / W)`.
 ///
-/// This is what SwiftUI's `rotation3DEffect` does to a view (SPEC §3): the 4 × 4 Core Animation
+/// This is what SwiftUI's `rotation3DEffect` does to a view: the 4 × 4 Core Animation
 /// transform with the z row and column dropped, because the view is flat before and after.
 /// Double precision: homographies are chained and inverted, and pixel positions must stay exact
 /// to far below a pixel.
@@ -45,7 +45,7 @@ public struct Homography: Sendable, Equatable, CustomStringConvertible {
     ///
     /// `translate(-a) · rotate(angle, axis) · P(d) · translate(+a)` with the anchor
     /// `a = (anchor.x · W, anchor.y · H, anchorZ)`, the eye distance `d = max(W, H) / perspective`
-    /// (no perspective when `perspective` is 0), and the rotation rows of SPEC §3 for the
+    /// (no perspective when `perspective` is 0), and the rows of the axis–angle rotation about the
     /// normalised axis. A positive angle about y turns the right edge away from the viewer.
     @inlinable
     public static func rotation3DEffect(

@@ -6,19 +6,19 @@ import Musl
 import Darwin
 #endif
 
-/// Axis–angle rotation matrices and the face normal of seed 003 (`rotationMatrix`,
-/// `normalFromTilt`), in float32 as the seed computes them.
+/// Axis–angle rotation matrices and the face normal of the original shader (`rotationMatrix`,
+/// `normalFromTilt`), in float32 as it computes them (docs/fidelity.md).
 public enum Rotation {
     /// Which matrix `rotationMatrix` builds.
     public enum Convention: String, Sendable, CaseIterable {
-        /// Seed 003: the Rodrigues formula's rows are stored as the matrix's *columns*, so the
+        /// The original shader's: the Rodrigues formula's rows are stored as the matrix's *columns*, so the
         /// matrix is the transpose (the inverse) of the usual rotation. The default.
         case seed
         /// The usual right-handed rotation by `degrees` about `axis`.
         case standard
     }
 
-    /// The rotation by `degrees` about `axis` (normalised here), as seed 003's `rotationMatrix`.
+    /// The rotation by `degrees` about `axis` (normalised here), as the original `rotationMatrix`.
     public static func matrix(axis: SIMD3<Float>, degrees: Float, convention: Convention = .seed) -> Matrix3x3 {
         let rad = degrees * .pi / 180
         let a = axis / (axis * axis).sum().squareRoot()
@@ -35,9 +35,9 @@ public enum Rotation {
         }
     }
 
-    /// Seed 003's `normalFromTilt`: `normalize(Ry(tiltY) * Rx(tiltX) * (0, 0, 1))`.
+    /// The original shader's `normalFromTilt`: `normalize(Ry(tiltY) * Rx(tiltX) * (0, 0, 1))`.
     ///
-    /// With the seed's convention this is `(-sin ty · cos tx, sin tx, cos ty · cos tx)`: a positive
+    /// With the original convention this is `(-sin ty · cos tx, sin tx, cos ty · cos tx)`: a positive
     /// `tiltY` turns the normal towards -x. At rest it is `(0, 0, 1)`.
     public static func normalFromTilt(tiltXDegrees: Float, tiltYDegrees: Float,
                                       convention: Convention = .seed) -> SIMD3<Float>

@@ -45,7 +45,7 @@ public struct APNGFrame: Sendable {
 
 /// Writes an animated PNG (APNG) to a file frame by frame, as the frames are encoded: memory
 /// holds one frame's compressed data at a time, never the animation. The file appears at its
-/// path whole, or not at all (``AtomicOutputFile``): only ``finish()`` puts it in place.
+/// path whole, or not at all (through an atomic output file): only ``finish()`` puts it in place.
 ///
 /// The first frame is the whole canvas and is stored as `IDAT` (the image viewers without APNG
 /// support show); later frames are `fcTL` + `fdAT` chunks and may cover any rectangle.

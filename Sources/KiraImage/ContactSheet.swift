@@ -39,14 +39,15 @@ public enum ContactSheet {
     /// Lays `frames` (with their times in seconds) out in `columns` columns of cells `cellWidth`
     /// pixels wide, over an opaque background of `background` (RGB, 0...255). Frames keep their
     /// aspect ratio (shrunk and centred to fit a cell at most ``maxCellAspect`` widths tall) and are
-    /// composited over the background; each cell has its time below it.
+    /// composited over the background; each cell has its time below it unless `timed` is false.
     public static func make(frames: [(time: Double, image: RGBAImage<UInt8>)], columns: Int = 6,
-                            cellWidth: Int = 200, background: SIMD3<UInt8> = SIMD3(24, 26, 32)) -> RGBAImage<UInt8> {
+                            cellWidth: Int = 200, background: SIMD3<UInt8> = SIMD3(24, 26, 32),
+                            timed: Bool = true) -> RGBAImage<UInt8> {
         precondition(!frames.isEmpty && columns > 0 && cellWidth > 0, "a sheet needs frames, columns and a cell width")
         let first = frames[0].image
         let (cellHeight, imageWidth, imageHeight) = cellSize(frameWidth: first.width, frameHeight: first.height, cellWidth: cellWidth)
         let scale = max(1, cellWidth / 100)  // glyph pixel size
-        let labelHeight = 9 * scale
+        let labelHeight = timed ? 9 * scale : 0
         let gap = 8
         let columns = min(columns, frames.count), rows = (frames.count + columns - 1) / columns
         let width = gap + columns * (cellWidth + gap)
@@ -72,7 +73,7 @@ public enum ContactSheet {
                     sheet[left + x, y0 + y] = SIMD4(over(p.x, under.x), over(p.y, under.y), over(p.z, under.z), 255)
                 }
             }
-            BitmapFont.draw(label(frame.time), into: &sheet, x: x0, y: y0 + cellHeight + 2 * scale, scale: scale)
+            if timed { BitmapFont.draw(label(frame.time), into: &sheet, x: x0, y: y0 + cellHeight + 2 * scale, scale: scale) }
         }
         return sheet
     }

@@ -88,29 +88,7 @@ public enum PNGCodec {
             bitDepth == 16 ? sixteenBitDeflater : deflater
         }
 
-        // Measured with a C harness (libpng 1.6 + zlib as Kira wrote before, against Kira's row
-        // filters + libdeflate 1.x; the fastest of 3 runs, one thread, load 8–9 from other builds,
-        // so times are ±30%; sizes are exact). "adaptive" is libpng's per-row heuristic (smallest
-        // sum of absolute filtered bytes), the same in both.
-        //
-        // | image | zlib 6 adaptive (old standard) | zlib 1 sub (old fast) | ld 1 up | ld 1 paeth | ld 1 adaptive | ld 3 paeth | ld 3 adaptive | ld 6 up | ld 6 paeth | ld 6 adaptive | ld 9 adaptive |
-        // |---|---|---|---|---|---|---|---|---|---|---|---|
-        // | render 800×1000, 8 bit  | 399 410 B, 594 ms | 564 222 B, 96 ms | 511 356 B, 77 ms | 444 738 B, 100 ms | 442 262 B, 173 ms | 420 012 B, 142 ms | 419 285 B, 264 ms | 465 623 B, 190 ms | 399 813 B, 225 ms | 397 756 B, 353 ms | 376 958 B, 1627 ms |
-        // | render 2340×3170, 8 bit | 1 084 026 B, 1902 ms | 1 626 068 B, 381 ms | 1 377 265 B, 776 ms | 1 227 494 B, 829 ms | 1 217 119 B, 2313 ms | 1 157 230 B, 832 ms | 1 147 914 B, 1748 ms | 1 243 849 B, 737 ms | 1 092 409 B, 843 ms | 1 082 035 B, 1402 ms | 1 021 403 B, 2942 ms |
-        // | shade 630×880, 8 bit    | 264 954 B, 319 ms | 374 315 B, 88 ms | 301 722 B, 60 ms | 296 895 B, 108 ms | 291 006 B, 217 ms | 281 837 B, 77 ms | 276 794 B, 286 ms | 270 406 B, 182 ms | 264 606 B, 209 ms | 260 257 B, 95 ms | 244 545 B, 1466 ms |
-        // | render 800×1000, 16 bit | 1 609 825 B, 1196 ms | 1 790 385 B, 217 ms | 2 017 039 B, 155 ms | 1 753 276 B, 217 ms | 1 695 970 B, 417 ms | 1 769 138 B, 230 ms | 1 710 088 B, 441 ms | 1 972 075 B, 293 ms | 1 711 729 B, 289 ms | 1 652 963 B, 519 ms | 1 634 317 B, 1492 ms |
-        //
-        // (16 bit, libdeflate 12 adaptive: 1 524 820 B in 5.2 s.) The harness ran beside a Swift
-        // build and its filters were plain C loops: its times are only the order of magnitude;
-        // the sizes are exact: Kira's writer makes files of exactly these sizes.
-        //
-        // Kira itself, before (zlib) and after (these presets), side by side at load ~7:
-        // - encoding only (`kira bench --path png-encode --path png-encode-fast`, best of 3, two
-        //   runs each, the flat shading of each frame as art): 800×1000 standard 157–159 → 55–59 ms,
-        //   fast 33–35 → 18–19 ms; 2340×3170 standard 615–639 → 164–236 ms, fast 140–151 → 101–139 ms.
-        // - whole processes (hyperfine, 5 runs, user CPU): `render` 800×1000 standard 133 → 75 ms,
-        //   fast 64 → 55 ms; 2340×3170 standard 523 → 274 ms, fast 230 → 224 ms; `shade` 630×880
-        //   standard 148 → 107 ms, fast 92 → 93 ms.
+        // The measurements behind `standard` and `fast` are in docs/performance.md, "PNG compression".
 
         /// Small files: libdeflate level 6 with adaptive filters for 8-bit images — no larger than
         /// zlib level 6 (what `standard` was before) on every image measured, in about half the
@@ -118,13 +96,9 @@ public enum PNGCodec {
         /// level up to 9 there.
         public static let standard = EncodingOptions(filters: .all, deflater: .libdeflate(level: 6), sixteenBitDeflater: .zlib(level: 6))
         /// igzip level 2 with the Paeth filter, as APNG frames: several times faster to write than
-        /// `standard`, files 10–30% larger. For frame sequences and bulk output. It replaced
-        /// libdeflate level 1 with the Up filter, and is smaller and faster at both depths
-        /// (`kira render --compression fast`, two runs each, whole process): 800×1000 canvases,
-        /// the 100 frames of `Benchmarks/batch-vs-render.sh` 45.7 MB in 0.50–0.52 s of `kira
-        /// batch` instead of 48.2 MB in 0.80–0.81 s; a 2340×3170 frame 1.369 MB in 0.10–0.12 s
-        /// instead of 1.374 MB in 0.15–0.16 s, at 16 bits 4.89 MB in 0.18 s instead of 5.27 MB in
-        /// 0.32–0.37 s. (`PNGImageData` has the APNG frames' measurements.)
+        /// `standard`, files 10–30% larger. For frame sequences and bulk output. Smaller and faster
+        /// than libdeflate level 1 with Up at both depths (100 batch frames: 45.7 MB in 0.50–0.52 s
+        /// against 48.2 MB in 0.80–0.81 s, 2 cores, AMD EPYC).
         public static let fast = EncodingOptions(filters: .paeth, deflater: .igzip(level: 2), sixteenBitDeflater: .igzip(level: 2))
     }
 

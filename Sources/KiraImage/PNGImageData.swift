@@ -6,33 +6,11 @@ import CLibDeflate
 ///
 /// Kira's animated PNGs are made here rather than by libpng because libpng compresses only
 /// with zlib, and compressing was most of the cost of writing an animation (libdeflate level 1
-/// was 57% of `kira animate --apng`'s CPU time, perf). One 2340×3170 frame (the 1260×1760 card,
-/// tilt 6°, flip 25°), compressed by a C harness on this machine (fastest of 5, one thread):
+/// was 57% of `kira animate --apng`'s CPU time, perf).
 ///
-/// | filter | libdeflate 1 | libdeflate 2 | libdeflate 3 | libdeflate 6 | igzip 0 | igzip 1 | igzip 2 | igzip 3 |
-/// |---|---|---|---|---|---|---|---|---|
-/// | up    | 1.374 MB, 70 ms | 1.333 MB, 47 ms | 1.318 MB, 49 ms | 1.241 MB, 72 ms | 1.873 MB, 10 ms | 1.533 MB, 11 ms | 1.530 MB, 11 ms | 1.611 MB, 39 ms |
-/// | paeth | 1.225 MB, 69 ms | 1.181 MB, 45 ms | 1.159 MB, 47 ms | 1.099 MB, 69 ms | 1.673 MB, 9 ms | 1.370 MB, 10 ms | 1.368 MB, 10 ms | 1.404 MB, 39 ms |
-///
-/// and the whole animation, `kira animate --preset seed003-tilt-flip --fps 30 --size 2340x3170
-/// --apng` (129 frames, each the rectangle that changed; two or three runs each, idle machine):
-///
-/// | frames compressed by | APNG | wall | user CPU |
-/// |---|---|---|---|
-/// | libdeflate 1, up (the choice before) | 141.7 MB | 2.75–2.76 s | 4.5 s |
-/// | libdeflate 2, paeth | 126.5 MB | 2.57–2.58 s | 4.6 s |
-/// | igzip 0, paeth | 163.4 MB | 1.63–1.64 s | 2.6 s |
-/// | igzip 1, up | 154.0 MB | 1.63–1.69 s | 2.6–2.7 s |
-/// | igzip 1, paeth | 141.4 MB | 1.63–1.80 s | 2.6–2.7 s |
-/// | igzip 1, adaptive | 140.3 MB | 1.58–1.67 s | 2.6–2.7 s |
-/// | **igzip 2, paeth** | **141.1 MB** | 1.58–1.61 s | 2.6 s |
-/// | igzip 2, adaptive | 140.0 MB | 1.57–1.65 s | 2.6–2.7 s |
-///
-/// Hence the choice (``PNGCodec/EncodingOptions/fast``): **igzip level 2 with the
-/// Paeth filter** — no larger than libdeflate level 1 with Up, and the animation in 42% less
-/// time end to end; compressing is no longer what limits it (rendering is). libdeflate 2 with Paeth makes
-/// an 11% smaller file for 60% more time; the adaptive filters save 1% for a little more CPU.
-/// (libdeflate 1.14's level 1 is slower than its level 2 on these frames, as the table shows.)
+/// APNG frames and ``PNGCodec/EncodingOptions/fast`` are igzip level 2 with the Paeth filter: no
+/// larger than libdeflate level 1 with Up and 42% less time for a 129-frame 2340×3170 animation
+/// (2 cores, AMD EPYC; the tables are in docs/performance.md, "PNG compression").
 ///
 /// igzip picks its SIMD code when it starts, by CPU. Levels 0–2 wrote the same bytes with its
 /// AVX-512 code and with its AVX2 code (run under valgrind, which hides AVX-512) for an

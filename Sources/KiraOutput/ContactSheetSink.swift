@@ -1,8 +1,8 @@
 import KiraImage
 import KiraRender
 
-/// Collects the frames a sheet shows (``ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,
-/// and writes them as a contact sheet (``ContactSheet``) after the last.
+/// Collects the frames a sheet shows (``/KiraImage/ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,
+/// and writes them as a contact sheet (``/KiraImage/ContactSheet``) after the last.
 public final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
     private let path: String
     private let columns: Int

@@ -2,7 +2,7 @@ import KiraImage
 import KiraRender
 import KiraVideo
 
-/// Pipes every frame to ffmpeg (one ``VideoEncoder`` per `--video`), in order, at 8 bits per
+/// Pipes every frame to ffmpeg (one ``/KiraVideo/VideoEncoder`` per `--video`), in order, at 8 bits per
 /// channel; 16-bit frames are converted on a worker thread.
 public final class VideoSink<Channel: LaneChannel>: FrameSink {
     private let encoders: [VideoEncoder]

@@ -21,7 +21,7 @@ public final class FrameRenderer {
     public enum FaceShading: Sendable {
         /// ``ShadeRenderer``'s SIMD lanes (the default).
         case fast
-        /// ``ReferenceRenderer``, the plain scalar port of the seed: slow, for golden images.
+        /// ``ReferenceRenderer``, the plain scalar port of the original shader: slow, for golden images.
         case reference
     }
 
@@ -88,7 +88,7 @@ public final class FrameRenderer {
     ///
     /// When the scenes share their faces (the same art and mask buffers, as the frames of an
     /// animation do), each side is shaded for all the frames in one sweep
-    /// (``ShadeRenderer/shade(art:mask:normals:parameters:premultiplied:into:)``), so the work that
+    /// (``ShadeRenderer/shade(art:mask:foilMap:normals:parameters:premultiplied:into:)``), so the work that
     /// does not depend on the tilt is done once per pixel for the whole batch.
     public func render<Out: LaneChannel>(_ scenes: [FrameScene], into outputs: inout [RGBAImage<Out>]) throws(RenderError) {
         drawnRegions.removeAll(keepingCapacity: true)
@@ -184,25 +184,26 @@ public final class FrameRenderer {
         _ face: CardFace, normals: [SIMD3<Float>], parameters: KiraParameters, into stack: inout FrameStack<Out>
     ) throws(RenderError) {
         try withUnsafeMutablePointer(to: &stack) { (stack) throws(RenderError) in
-            try face.art.open(mask: face.mask, Sweep(renderer: self, normals: normals, parameters: parameters, stack: stack))
+            try face.art.open(mask: face.mask, Sweep(renderer: self, foilMap: face.foilMap, normals: normals,
+                                                     parameters: parameters, stack: stack))
         }
     }
 
     fileprivate func shadeSweep<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
-        art: RGBAImage<In>, mask: RGBAImage<M>, normals: [SIMD3<Float>], parameters: KiraParameters,
-        into stack: inout FrameStack<Out>
+        art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage?, normals: [SIMD3<Float>],
+        parameters: KiraParameters, into stack: inout FrameStack<Out>
     ) throws(RenderError) {
         switch faceShading {
         case .fast:
-            try shader.shade(art: art, mask: mask, normals: normals, parameters: parameters, premultiplied: true,
-                             into: &stack)
+            try shader.shade(art: art, mask: mask, foilMap: foilMap, normals: normals, parameters: parameters,
+                             premultiplied: true, into: &stack)
         case .reference:
             if stack.width != art.width || stack.height != art.height || stack.count != normals.count {
                 stack = FrameStack(width: art.width, height: art.height, count: normals.count)
             }
             for (k, normal) in normals.enumerated() {
-                let face = try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, parameters: parameters,
-                                                       premultiplied: true, as: Out.self)
+                let face = try ReferenceRenderer.shade(art: art, mask: mask, foilMap: foilMap, normal: normal,
+                                                       parameters: parameters, premultiplied: true, as: Out.self)
                 stack.channels.replaceSubrange((k * stack.frameChannels)..<((k + 1) * stack.frameChannels), with: face.channels)
             }
         }
@@ -254,12 +255,14 @@ public final class FrameRenderer {
 /// ``FrameRenderer``'s sweep of one side at its images' channel types.
 private struct Sweep<Out: LaneChannel>: ArtMaskConsumer {
     let renderer: FrameRenderer
+    let foilMap: AnyRGBAImage?
     let normals: [SIMD3<Float>]
     let parameters: KiraParameters
     let stack: UnsafeMutablePointer<FrameStack<Out>>
 
     func callAsFunction<A: LaneChannel, M: LaneChannel>(art: RGBAImage<A>, mask: RGBAImage<M>) throws(RenderError) {
-        try renderer.shadeSweep(art: art, mask: mask, normals: normals, parameters: parameters, into: &stack.pointee)
+        try renderer.shadeSweep(art: art, mask: mask, foilMap: foilMap, normals: normals, parameters: parameters,
+                                into: &stack.pointee)
     }
 }
 

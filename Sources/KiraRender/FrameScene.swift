@@ -2,14 +2,24 @@ import KiraGeometry
 import KiraImage
 import KiraShader
 
-/// One face of the card: its art and its holo mask (any sizes, either bit depth).
+/// One face of the card: its art, its holo mask and its foil map (any sizes, either bit depth).
 public struct CardFace: Sendable {
     public var art: AnyRGBAImage
     public var mask: AnyRGBAImage
+    /// The height map of foils that read one (``/KiraShader/FoilShader/readsHeight``; without it they read the
+    /// mask's): any size of the art's aspect ratio (``FoilMapShape``).
+    public var foilMap: AnyRGBAImage?
 
-    public init(art: AnyRGBAImage, mask: AnyRGBAImage) {
+    public init(art: AnyRGBAImage, mask: AnyRGBAImage, foilMap: AnyRGBAImage? = nil) {
         self.art = art
         self.mask = mask
+        self.foilMap = foilMap
+    }
+
+    /// The bytes of the face's images (a foil map that is the art's own buffer counted once).
+    public var byteCount: Int {
+        let map = foilMap.map { $0.sharesBuffer(with: art) ? 0 : $0.byteCount } ?? 0
+        return art.byteCount + mask.byteCount + map
     }
 }
 
@@ -131,7 +141,12 @@ extension FrameScene {
 
 extension CardFace {
     func sharesBuffers(with other: CardFace) -> Bool {
-        art.sharesBuffer(with: other.art) && mask.sharesBuffer(with: other.mask)
+        guard art.sharesBuffer(with: other.art), mask.sharesBuffer(with: other.mask) else { return false }
+        switch (foilMap, other.foilMap) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a.sharesBuffer(with: b)
+        default: return false
+        }
     }
 }
 

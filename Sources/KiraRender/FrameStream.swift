@@ -69,6 +69,9 @@ public final class FrameStream<Out: LaneChannel> {
         // encoders always have the frames of more than one batch to work on, so that a core never
         // waits for the last frame of one batch while the renderer waits for that core.
         while pending.count > FramePipeline.encodingBatches { try handOverOldest() }
+        // Batches already encoded go on at once: a catalogue's files appear as they are made
+        // (a kill loses less), and their canvases come back to be rendered into sooner.
+        while let oldest = pending.first, oldest.results.group.wait(timeout: .now()) == .success { try handOverOldest() }
     }
 
     /// Hands over every batch still encoding.

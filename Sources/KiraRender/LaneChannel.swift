@@ -14,6 +14,8 @@ public protocol LaneChannel: ImageChannel {
     static func loadLanes(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes)
     /// Stores sixteen RGBA pixels at `p`.
     static func storeLanes(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer)
+    /// `image` as an image of either depth.
+    static func erased(_ image: RGBAImage<Self>) -> AnyRGBAImage
 }
 
 extension LaneChannel {
@@ -36,6 +38,8 @@ extension UInt8: LaneChannel {
     public static func storeLanes(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer) {
         RGBLanes.storeRGBA8(rgb, alpha: alpha, to: p)
     }
+
+    public static func erased(_ image: RGBAImage<UInt8>) -> AnyRGBAImage { .rgba8(image) }
 }
 
 extension UInt16: LaneChannel {
@@ -48,6 +52,8 @@ extension UInt16: LaneChannel {
     public static func storeLanes(_ rgb: RGBLanes, alpha: Lanes, to p: UnsafeMutableRawPointer) {
         RGBLanes.storeRGBA16(rgb, alpha: alpha, to: p)
     }
+
+    public static func erased(_ image: RGBAImage<UInt16>) -> AnyRGBAImage { .rgba16(image) }
 }
 
 // MARK: - Channel types chosen at run time

@@ -163,7 +163,7 @@ public struct AnimationRequest: Sendable, Equatable {
     /// frame does not fit.
     public func batchSize(for scene: FrameScene, preferred: Int = FramePipeline.defaultBatchSize,
                           budget: MemoryBudget) throws(RequestError) -> Int {
-        let inputs = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
+        let inputs = scene.front.byteCount + scene.back.byteCount
         func peak(_ batch: Int) -> Int {
             inputs + FramePipeline.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes, batchSize: batch)
         }

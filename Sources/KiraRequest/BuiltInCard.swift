@@ -1,9 +1,15 @@
+import KiraImage
 import KiraRender
 import KiraSamples
 
 /// The sample card, drawn in memory at its default size, so that a request without files needs
-/// none and works from any directory (`kira textures` writes the same images to disk).
+/// none and works from any directory (`kira textures` writes the same images to disk). Each face's
+/// art is also its foil map, so that the etched foil embosses the picture.
 public enum BuiltInCard {
-    public static let front = CardFace(art: .rgba8(SampleCard.front()), mask: .rgba8(SampleCard.mask()))
-    public static let back = CardFace(art: .rgba8(SampleCard.back()), mask: .rgba8(SampleCard.backMask()))
+    public static let front = face(art: SampleCard.front(), mask: SampleCard.mask())
+    public static let back = face(art: SampleCard.back(), mask: SampleCard.backMask())
+
+    private static func face(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) -> CardFace {
+        CardFace(art: .rgba8(art), mask: .rgba8(mask), foilMap: .rgba8(art))
+    }
 }

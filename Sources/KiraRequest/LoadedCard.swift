@@ -21,10 +21,8 @@ public struct LoadedCard: Sendable {
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
-    /// The bytes of the four decoded textures.
-    public var byteCount: Int {
-        front.face.art.byteCount + front.face.mask.byteCount + back.face.art.byteCount + back.face.mask.byteCount
-    }
+    /// The bytes of the decoded textures.
+    public var byteCount: Int { front.face.byteCount + back.face.byteCount }
 }
 
 /// One face as read, and what was assumed for it.
@@ -45,10 +43,25 @@ public struct FaceInput: Sendable {
                                sample: () -> CardFace) -> FaceInput {
         guard let art else {
             let sample = sample()
-            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask))
+            return FaceInput(face: CardFace(art: sample.art, mask: mask ?? sample.mask, foilMap: sample.foilMap))
         }
         if let mask { return FaceInput(face: CardFace(art: art.image, mask: mask)) }
         return FaceInput(face: CardFace(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
                          assumption: "no {\(maskParameter)}: the shine covers \(art.path) where it is opaque (its alpha as the mask)")
+    }
+
+    /// The help of the foil map's parameter.
+    static let foilMapHelp =
+        "Height map for the etched foil (PNG, any size of the art's aspect ratio; default: the mask; the built-in card's art)."
+
+    /// Takes `foilMap` (if any) as the face's foil map; refuses one whose aspect ratio is not the
+    /// art's, naming both sizes.
+    public mutating func use(foilMap: AnyRGBAImage?) throws(RequestError) {
+        guard let foilMap else { return }
+        let map = SIMD2(foilMap.width, foilMap.height), art = SIMD2(face.art.width, face.art.height)
+        guard FoilMapShape.fits(map: map, art: art) else {
+            throw RequestError(parameter: "foil_map", reason: "is \(map.x)×\(map.y) and the art \(art.x)×\(art.y): a foil map may have any size of the art's aspect ratio")
+        }
+        face.foilMap = foilMap
     }
 }

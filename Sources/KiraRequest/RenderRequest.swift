@@ -18,7 +18,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The card's files; none is the built-in sample card.
     public var card = CardTextures()
     public var pose = CardPose()
-    /// Show the faces by an opacity crossfade over the flip, as the seeds' animations do, instead
+    /// Show the faces by an opacity crossfade over the flip, as `seed002-flip` and `seed003-tilt-flip` do, instead
     /// of the face towards the viewer.
     public var crossfade = false
     public var canvas = CanvasSettings()
@@ -110,7 +110,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The memory a render of `scene` takes at its peak: the textures, the renderer's canvas and
     /// shaded faces, and the encoded file (at most about the raw canvas).
     public func estimatedPeakBytes(for scene: FrameScene) -> Int {
-        let inputs = [scene.front.art, scene.front.mask, scene.back.art, scene.back.mask].reduce(0) { $0 + $1.byteCount }
+        let inputs = scene.front.byteCount + scene.back.byteCount
         return inputs + FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: output.channelBytes)
             + scene.canvasBytes(channelBytes: output.channelBytes)
     }

@@ -180,7 +180,9 @@ enum ParameterValue {
         guard let value = V(text.trimmingSpaces) else {
             throw RequestError(parameter: name, reason: "must be a number between \(format(range.lowerBound)) and \(format(range.upperBound)), not \"\(text)\"")
         }
-        guard value.isFinite else { throw RequestError(parameter: name, reason: "must be a finite number, not \(value)") }
+        guard value.isFinite else {
+            throw RequestError(parameter: name, reason: "must be a finite number between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(value)")
+        }
         guard range.contains(value) else {
             throw RequestError(parameter: name, reason: "must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(format(value))")
         }

@@ -10,12 +10,14 @@ public struct ShadeRequest: Sendable, Equatable {
     public var art: String?
     /// The holo mask; nil is the art's alpha, or the sample card's mask.
     public var mask: String?
+    /// The foil map (the height map of foils that read one); nil is the mask, or the sample card's art.
+    public var foilMap: String?
     /// The tilts that give the normal, in degrees (unset: 0).
     public var tiltX: Double?
     public var tiltY: Double?
     /// The normal itself, instead of a tilt.
     public var normal: SIMD3<Float>?
-    /// Shade the back face: the normal negated, as the seed's card shades its back.
+    /// Shade the back face: the normal negated, as a card's back faces the other way.
     public var back = false
     public var shader = ShaderSettings()
     public var output = OutputSettings()
@@ -31,6 +33,7 @@ public struct ShadeRequest: Sendable, Equatable {
     public static let parameters: [RequestParameter<ShadeRequest>] = [
         .path("art", \.art, help: "The card art (PNG; default: the built-in sample card's front, or its back with {back})."),
         .path("mask", \.mask, help: "The holo mask (PNG, any size; white = full shine; default: the art's alpha, or the sample's mask)."),
+        .path("foil_map", \.foilMap, help: FaceInput.foilMapHelp),
     ]
         + [
             .number("tilt_x", \.tiltX, in: RenderRequest.tiltRange, valueName: "deg", help: RenderRequest.tiltHelp("x")),
@@ -71,7 +74,7 @@ public struct ShadeRequest: Sendable, Equatable {
     }
 
     /// The files named.
-    public var paths: [String] { [art, mask].compactMap { $0 } }
+    public var paths: [String] { [art, mask, foilMap].compactMap { $0 } }
 
     /// The normal of the face being shaded.
     public var faceNormal: SIMD3<Float> {
@@ -82,9 +85,12 @@ public struct ShadeRequest: Sendable, Equatable {
     /// The face: the art and mask read through `read`, or the sample card's.
     public func face(read: (String) throws -> AnyRGBAImage) throws -> FaceInput {
         let artImage = try art.map { try read($0) }, maskImage = try mask.map { try read($0) }
-        return FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
+        let foilMapImage = try foilMap.map { try read($0) }
+        var input = FaceInput.resolve(art: art.map { ($0, artImage!) }, mask: maskImage, maskParameter: "mask") {
             back ? BuiltInCard.back : BuiltInCard.front
         }
+        try input.use(foilMap: foilMapImage)
+        return input
     }
 
     /// Refuses the shading of `face` when it would not fit `budget`: the inputs, the shaded image
@@ -92,7 +98,7 @@ public struct ShadeRequest: Sendable, Equatable {
     public func checkMemory(for face: CardFace, budget: MemoryBudget) throws(RequestError) {
         let art = face.art
         let image = MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: output.channelBytes)
-        try budget.check(art.byteCount + face.mask.byteCount + 2 * image, for: "shading a \(art.width)×\(art.height) image",
+        try budget.check(face.byteCount + 2 * image, for: "shading a \(art.width)×\(art.height) image",
                          hint: "give smaller art")
     }
 
@@ -100,7 +106,8 @@ public struct ShadeRequest: Sendable, Equatable {
     public func shade(_ face: CardFace, with renderer: ShadeRenderer) throws(RenderError) -> AnyRGBAImage {
         func shade<Out: LaneChannel>(_: Out.Type) throws(RenderError) -> RGBAImage<Out> {
             var image = RGBAImage<Out>(width: 0, height: 0)
-            try renderer.shade(art: face.art, mask: face.mask, normal: faceNormal, parameters: shader.parameters, into: &image)
+            try renderer.shade(art: face.art, mask: face.mask, foilMap: face.foilMap, normal: faceNormal,
+                               parameters: shader.parameters, into: &image)
             return image
         }
         return output.depth == 16 ? .rgba16(try shade(UInt16.self)) : .rgba8(try shade(UInt8.self))

@@ -17,13 +17,21 @@ public struct ShaderSettings: Sendable, Equatable {
     /// Overrides the preset's vertical flip.
     public var verticalFlip: KiraParameters.VerticalFlip?
     public var rotation = Rotation.Convention.seed
+    /// The look (``/KiraShader/KiraParameters/foil``, ``/KiraShader/KiraParameters/intensity``,
+    /// ``/KiraShader/KiraParameters/glare``).
+    public var foil = Foil.kira
+    public var intensity = KiraParameters.seed.intensity
+    public var glare = KiraParameters.seed.glare
 
     public init(preset: Preset = .seed, angleStrength: Float? = nil, verticalFlip: KiraParameters.VerticalFlip? = nil,
-                rotation: Rotation.Convention = .seed) {
+                rotation: Rotation.Convention = .seed, foil: Foil = .kira, intensity: Float = 1, glare: Float = 0) {
         self.preset = preset
         self.angleStrength = angleStrength
         self.verticalFlip = verticalFlip
         self.rotation = rotation
+        self.foil = foil
+        self.intensity = intensity
+        self.glare = glare
     }
 
     static let parameters: [RequestParameter<ShaderSettings>] = [
@@ -35,6 +43,12 @@ public struct ShaderSettings: Sendable, Equatable {
                 help: "Noise y flip: seed-width (the seed's quirk), height, or none (overrides {shader})."),
         .choice("rotation", \.rotation, default: .seed,
                 help: "Rotation matrices of normalFromTilt: seed (transposed, as the seed's) or standard (default: seed)."),
+        .choice("foil", \.foil, words: Foil.all.map { ($0.name, $0) }, default: .kira,
+                help: "The foil's look, each described in docs/looks.md (default: kira, the original's)."),
+        .number("intensity", \.intensity, in: KiraParameters.intensityRange, default: KiraParameters.seed.intensity,
+                valueName: "x", help: "How strong the foil's shine is, 0...2: 0 the art alone, 1 as designed (default: 1)."),
+        .number("glare", \.glare, in: KiraParameters.glareRange, default: KiraParameters.seed.glare, valueName: "x",
+                help: "A soft highlight that follows the tilt, 0...1 (default: 0, none)."),
     ]
 
     /// The shader's constants: the preset's, with the overrides.
@@ -42,6 +56,9 @@ public struct ShaderSettings: Sendable, Equatable {
         var parameters: KiraParameters = preset == .seed ? .seed : .threeJS
         if let angleStrength { parameters.angleStrength = angleStrength }
         if let verticalFlip { parameters.verticalFlip = verticalFlip }
+        parameters.foil = foil
+        parameters.intensity = intensity
+        parameters.glare = glare
         return parameters
     }
 }

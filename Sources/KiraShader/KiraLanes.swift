@@ -1,4 +1,4 @@
-/// The shader's fast path: seed 003's functions on ``Lanes`` of sixteen pixels.
+/// The shader's fast path: the original shader's functions on ``Lanes`` of sixteen pixels.
 ///
 /// Each function performs the same float32 operations, in the same order, as its scalar twin in
 /// ``SeedShader``, so the two agree bit for bit (the tests check it). The value noise is the one

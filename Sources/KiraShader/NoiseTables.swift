@@ -1,18 +1,18 @@
-/// Seed 003's value noise over a whole `width` × `height` layer, factored so that each pixel
-/// costs three multiplies and two adds, with the seed's exact float32 result.
+/// The shader's value noise over a whole `width` × `height` layer, factored so that each pixel
+/// costs three multiplies and two adds, with the original's exact float32 result.
 ///
 /// The noise coordinate's x depends only on the column and its y only on the row, so in the
-/// seed's expression
+/// original expression
 ///
 ///     mix(a, b, u.x) + (c - a) * u.y * (1 - u.x) + (d - b) * u.x * u.y
 ///
 /// the hashes `a, b, c, d` depend on the column and the lattice row band only. Evaluated left to
-/// right, as the seed does, it is `(r0 + (ca * u.y) * omu) + dbu * u.y` with
+/// right, as the original does, it is `(r0 + (ca * u.y) * omu) + dbu * u.y` with
 /// `r0 = mix(a, b, u.x)`, `ca = c - a`, `dbu = (d - b) * u.x` per band and column and
 /// `omu = 1 - u.x` per column: the same operations on the same values, so the same bits. The
 /// lattice hash itself is evaluated once per lattice point (about 8 × 14 of them for a card),
 /// never per pixel.
-public struct NoiseTables: Sendable {
+public struct NoiseTables: Sendable, FoilTables {
     public let width: Int
     public let height: Int
     /// `width` rounded up to a whole number of ``Lanes``; the tables are padded to it.
@@ -57,6 +57,12 @@ public struct NoiseTables: Sendable {
         hashes = [Float](repeating: 0, count: cellCount * (lastBand - firstBand + 2))
         storage = TableStorage(count: (1 + (lastBand - firstBand + 1) * 3) * paddedWidth)
         recompute()
+    }
+
+    /// Whether these tables are those of a `width` × `height` layer with `parameters`' noise.
+    public func serves(width: Int, height: Int, parameters: KiraParameters) -> Bool {
+        self.width == width && self.height == height && self.parameters.noiseScale == parameters.noiseScale
+            && self.parameters.verticalFlip == parameters.verticalFlip
     }
 
     /// Evaluates the tables again, from the lattice hash up, in place (no allocation).
@@ -117,7 +123,7 @@ public struct NoiseTables: Sendable {
 
     /// The tables of pixel row `y`, valid while this value (or a copy) is alive.
     @inlinable
-    package func rowTables(_ y: Int) -> RowTables {
+    public func rowTables(_ y: Int) -> RowTables {
         let (band, uy) = row(y)
         let base = UnsafePointer(bandTables + (band - firstBand) * 3 * paddedWidth)
         return RowTables(r0: base, ca: base + paddedWidth, dbu: base + 2 * paddedWidth,
@@ -125,8 +131,7 @@ public struct NoiseTables: Sendable {
     }
 
     /// One row's view of the tables.
-    @usableFromInline
-    package struct RowTables {
+    public struct RowTables {
         @usableFromInline package let r0: UnsafePointer<Float>
         @usableFromInline package let ca: UnsafePointer<Float>
         @usableFromInline package let dbu: UnsafePointer<Float>
@@ -143,9 +148,9 @@ public struct NoiseTables: Sendable {
             self.uy = uy
         }
 
-        /// The seed's value noise for the sixteen pixels from column `x` (a multiple of 16).
+        /// The value noise for the sixteen pixels from column `x` (a multiple of 16).
         @inlinable @inline(__always)
-        package func valueNoise(at x: Int) -> Lanes {
+        public func valueNoise(at x: Int) -> Lanes {
             let raw = UnsafeRawPointer(r0)
             let stride = MemoryLayout<Float>.stride
             let r0 = raw.loadUnaligned(fromByteOffset: x * stride, as: Lanes.self)

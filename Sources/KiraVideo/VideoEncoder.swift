@@ -18,7 +18,7 @@ import Darwin
 /// `path` keeps its bytes. (ffmpeg 5 exits 0 when writing the trailer fails, e.g. on a full
 /// disk, unless given `-xerror`; the checks after it cover versions and programs that still do.)
 ///
-/// Paths are byte strings carried through ``PathBytes``: every system call and ffmpeg's own
+/// Paths are byte strings carried through ``/KiraImage/PathBytes``: every system call and ffmpeg's own
 /// argument get the bytes given, so a name that is not UTF-8 is written under that very name.
 /// Frames are written to the pipe by a thread of the encoder's own, a few frames behind
 /// ``append(_:)``, so the caller renders the next frames while ffmpeg encodes.
@@ -48,7 +48,10 @@ public final class VideoEncoder {
 
     /// Starts ffmpeg for a video at `path`, in the format its extension names.
     ///
-    /// - Parameter ffmpeg: the program, from ``FFmpegProgram/locate(explicit:)``.
+    /// - Parameters:
+    ///   - path: the video file to write, replaced atomically when ffmpeg succeeds.
+    ///   - settings: the frames' size and rate and the encoding options.
+    ///   - ffmpeg: the program, from ``FFmpegProgram/locate(explicit:)``.
     /// - Throws: ``VideoError`` for an unknown extension, a directory that cannot be written,
     ///   or an ffmpeg that cannot be started.
     public init(path: String, settings: VideoSettings, ffmpeg: String) throws(VideoError) {

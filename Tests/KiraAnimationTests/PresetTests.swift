@@ -30,10 +30,13 @@ import Testing
             Issue.record("the two-face presets turn faces separately")
             return
         }
-        #expect(f0 == 90 && b0 == 0, "seed 000 ends on the back")
-        #expect(b4 == 90 && f4 == 0, "seed 004 ends on the front")
-        // Seed 000's back waits for the front to reach 90°.
-        guard case .separateFaces(let f, let b) = AnimationPreset.seed000Flip.state(at: 0.3).visibility else { return }
+        #expect(f0 == 90 && b0 == 0, "seed000-flip ends on the back")
+        #expect(b4 == 90 && f4 == 0, "seed004-flip ends on the front")
+        // seed000-flip's back waits for the front to reach 90°.
+        guard case .separateFaces(let f, let b) = AnimationPreset.seed000Flip.state(at: 0.3).visibility else {
+            Issue.record("seed000-flip turns its faces separately at 0.3 s too")
+            return
+        }
         #expect(b == -90 && f > 0 && f < 90)
     }
 
@@ -141,7 +144,7 @@ import Testing
 
     @Test(arguments: [0.05, 0.1, 0.2, 0.3])
     func theOnAppearNudgeUsesTheDefaultAnimation(time: Double) {
-        // Seed 003: `withAnimation { tiltY = 5 }`, response 0.55, damping fraction 1.
+        // seed003-tilt-flip: `withAnimation { tiltY = 5 }`, response 0.55, damping fraction 1.
         let tiltY = AnimationPreset.seed003TiltFlip.state(at: time).pose.tiltY
         #expect(abs(tiltY - 5 * Self.critical(time, period: 0.55)) < 1e-9, "\(tiltY)")
         #expect(abs(tiltY - 5 * Self.critical(time, period: 0.5)) > 1e-3, "must differ from .spring")
@@ -149,7 +152,7 @@ import Testing
 
     @Test(arguments: [0.05, 0.1, 0.2])
     func theReleaseUsesSpring(after: Double) throws {
-        // Seed 003's drag release is `withAnimation(.spring)`: duration 0.5, no bounce.
+        // seed003-tilt's drag release is `withAnimation(.spring)`: duration 0.5, no bounce.
         let drag = try DragPath(text: "0,0,0\n0.2,40,-20\n", name: "drag.csv")
         let released = AnimationPreset.seed003Tilt.state(at: drag.duration, drag: drag).pose.tiltY
         let later = AnimationPreset.seed003Tilt.state(at: drag.duration + after, drag: drag).pose.tiltY
@@ -158,7 +161,7 @@ import Testing
     }
 }
 
-/// Issue 12: drag files read exactly, looked up in O(log n).
+/// Drag files read exactly, looked up in O(log n).
 @Suite struct DragPathRobustnessTests {
     @Test func byteOrderMarkIsSkipped() throws {
         let csv = try DragPath(text: "\u{FEFF}0,1,2\n1,3,4\n", name: "d.csv")

@@ -430,7 +430,8 @@ import Testing
         let notColumns: Set<String> = ["threads", "help", "version", "max_memory"]
         let manifestColumns = Set(["output", "art", "mask", "back", "back_mask", "tilt_x", "tilt_y", "flip", "axis",
                                    "perspective", "tilt_perspective", "crossfade", "size", "background", "depth",
-                                   "shader", "angle_strength", "y_flip", "rotation", "compression", "scale", "fit"])
+                                   "shader", "angle_strength", "y_flip", "rotation", "compression", "scale", "fit",
+                                   "foil", "intensity", "glare", "foil_map"])
         #expect(options.subtracting(notColumns) == manifestColumns)
         let batchHelp = try workspace.run("batch", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
         for column in manifestColumns { #expect(batchHelp.contains(column), "\(column) not in kira batch --help") }

@@ -4,7 +4,8 @@ import Testing
 /// The help text of `kira` and of every subcommand, kept as snapshot files beside this test (as
 /// swift-argument-parser's own tests do), so that a change to it is deliberate: re-record with
 /// `KIRA_RECORD_HELP=1 swift test --filter HelpSnapshotTests` and review the diff. A missing
-/// snapshot fails.
+/// snapshot fails, and so does a recording run (after writing the files, as argument-parser's
+/// snapshot helpers do): only a run that compares can pass.
 @Suite struct HelpSnapshotTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("HelpSnapshots")
 
@@ -55,6 +56,7 @@ import Testing
             if record {
                 try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
                 try text.write(to: file, atomically: true, encoding: .utf8)
+                Issue.record("recorded help snapshot \(name): review the diff, commit it, and run the tests again without KIRA_RECORD_HELP")
                 continue
             }
             guard let snapshot = try? String(contentsOf: file, encoding: .utf8) else {

@@ -41,8 +41,8 @@ import Testing
     }
 
     /// What Foundation's JSONDecoder (the parser JSON Lines are read with) makes of two lenient
-    /// forms, as the README documents: a trailing comma is accepted, and of a key given twice the
-    /// first value is kept. Fails if Foundation changes either, so that the README is corrected.
+    /// forms, as docs/batch.md documents: a trailing comma is accepted, and of a key given twice the
+    /// first value is kept. Fails if Foundation changes either, so that docs/batch.md is corrected.
     @Test func jsonLinesLeniencyIsAsDocumented() throws {
         let rows = try jsonl("{\"output\": \"a.png\", \"tilt_x\": 5,}\n{\"output\": \"b.png\", \"tilt_x\": 5, \"tilt_x\": 7}\n")
         #expect(rows[0].values == ["output": "a.png", "tilt_x": "5"])

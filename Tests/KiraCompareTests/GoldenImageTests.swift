@@ -11,8 +11,8 @@ import Testing
 ///
 /// The golden images are made by the scalar reference (``ReferenceRenderer``; for frames, faces
 /// shaded by it and projected one pixel at a time), never by the code under test. They are written only when
-/// `KIRA_RECORD_GOLDEN=1` is set — see `Golden/README.md` for when that is allowed — and a
-/// missing golden image fails the test.
+/// `KIRA_RECORD_GOLDEN=1` is set — see `Golden/README.md` for when that is allowed —, and a run
+/// that records fails, as a missing golden image does: only a run without it can pass.
 @Suite struct GoldenImageTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     static let recording = ProcessInfo.processInfo.environment["KIRA_RECORD_GOLDEN"] == "1"
@@ -29,7 +29,14 @@ import Testing
         var back = false
         var maskSize: (Int, Int)? = nil
         var parameters = KiraParameters.seed
+        /// Whether the art itself is the foil map (the height field of foils that read one).
+        var artAsFoilMap = false
         var description: String { name }
+    }
+
+    /// The seed's shader with another foil, intensity and glare.
+    static func look(_ foil: String, intensity: Float = 1, glare: Float = 0) -> KiraParameters {
+        KiraParameters(foil: Foil(named: foil)!, intensity: intensity, glare: glare)
     }
 
     static let shadeScenes: [ShadeScene] = [
@@ -40,12 +47,21 @@ import Testing
         ShadeScene(name: "shade-back", tilt: (3, 8), back: true),
         ShadeScene(name: "shade-mask-63x88", tilt: (5, -5), maskSize: (63, 88)),
         ShadeScene(name: "shade-threejs", tilt: (6, 2), parameters: .threeJS),
+        // One per foil besides the seed's (docs/looks.md), and the glare with another intensity.
+        ShadeScene(name: "foil-rainbow", tilt: (6, -4), parameters: look("rainbow")),
+        ShadeScene(name: "foil-sparkle", tilt: (6, -4), parameters: look("sparkle")),
+        ShadeScene(name: "foil-cosmos", tilt: (6, -4), parameters: look("cosmos")),
+        ShadeScene(name: "foil-gold", tilt: (6, -4), parameters: look("gold")),
+        ShadeScene(name: "foil-etched", tilt: (6, -4), parameters: look("etched"), artAsFoilMap: true),
+        ShadeScene(name: "foil-reverse", tilt: (6, -4), parameters: look("reverse")),
+        ShadeScene(name: "shade-glare", tilt: (-5, 9), back: true, parameters: look("kira", intensity: 0.5, glare: 0.8)),
     ]
 
     struct FrameCase: Sendable, CustomStringConvertible {
         let name: String
         let pose: CardPose
         var visibility = FaceVisibility.orientation
+        var parameters = KiraParameters.seed
         var description: String { name }
     }
 
@@ -55,6 +71,8 @@ import Testing
         FrameCase(name: "frame-flipped", pose: CardPose(tiltY: 10, flip: 180)),
         FrameCase(name: "frame-diagonal-flip", pose: CardPose(flip: 130, flipAxis: .diagonal, flipPerspective: 0.3)),
         FrameCase(name: "frame-crossfade", pose: CardPose(flip: 120), visibility: .crossfade),
+        FrameCase(name: "frame-cosmos-glare", pose: CardPose(tiltX: -6, tiltY: 12),
+                  parameters: look("cosmos", intensity: 1.5, glare: 0.6)),
     ]
 
     /// Compares `image` with the golden file `name`, or records the reference when asked to.
@@ -62,6 +80,8 @@ import Testing
         let path = directory.appendingPathComponent(name + ".png").path
         if recording {
             try PNGCodec.write(try reference(), to: path, options: .init(deflater: .zlib(level: 9), sixteenBitDeflater: .zlib(level: 9)))
+            Issue.record("recorded golden image \(name).png: review it, commit it, and run the tests again without KIRA_RECORD_GOLDEN")
+            return
         }
         guard FileManager.default.fileExists(atPath: path) else {
             Issue.record("missing golden image \(name).png: record it with KIRA_RECORD_GOLDEN=1 (see Golden/README.md)")
@@ -80,9 +100,12 @@ import Testing
         if let (w, h) = scene.maskSize { mask = mask.resized(width: w, height: h) }
         var normal = Rotation.normalFromTilt(tiltXDegrees: scene.tilt.x, tiltYDegrees: scene.tilt.y)
         if scene.back { normal = -normal }
-        let fast = try ShadeRenderer().shade(art: art, mask: mask, normal: normal, parameters: scene.parameters, as: UInt8.self)
+        let foilMap: AnyRGBAImage? = scene.artAsFoilMap ? .rgba8(art) : nil
+        let fast = try ShadeRenderer().shade(art: art, mask: mask, foilMap: foilMap, normal: normal,
+                                             parameters: scene.parameters, as: UInt8.self)
         try Self.check(scene.name, rendered: fast) {
-            try ReferenceRenderer.shade(art: art, mask: mask, normal: normal, parameters: scene.parameters, as: UInt8.self)
+            try ReferenceRenderer.shade(art: art, mask: mask, foilMap: foilMap, normal: normal, parameters: scene.parameters,
+                                        as: UInt8.self)
         }
     }
 
@@ -92,7 +115,7 @@ import Testing
             front: CardFace(art: .rgba8(Self.front), mask: .rgba8(Self.mask)),
             back: CardFace(art: .rgba8(Self.back), mask: .rgba8(Self.backMask)),
             pose: scene.pose, canvasSize: (200, 240), background: .color(SIMD3(0.1, 0.12, 0.16)),
-            visibility: scene.visibility)
+            visibility: scene.visibility, parameters: scene.parameters)
         var fast = RGBAImage<UInt8>(width: 0, height: 0)
         try FrameRenderer().render(frame, into: &fast)
         try Self.check(scene.name, rendered: fast) {

@@ -45,7 +45,7 @@ import Testing
         let seed = Rotation.matrix(axis: SIMD3(1, 2, 3), degrees: 33, convention: .seed)
         let standard = Rotation.matrix(axis: SIMD3(1, 2, 3), degrees: 33, convention: .standard)
         #expect(seed == standard.transpose)
-        // The standard rotation by +90° about z takes x to y; the seed's takes x to -y.
+        // The standard rotation by +90° about z takes x to y; the original's takes x to -y.
         let x = SIMD3<Float>(1, 0, 0)
         #expect(maxDifference(Rotation.matrix(axis: SIMD3(0, 0, 1), degrees: 90, convention: .standard) * x, SIMD3(0, 1, 0)) < 1e-6)
         #expect(maxDifference(Rotation.matrix(axis: SIMD3(0, 0, 1), degrees: 90) * x, SIMD3(0, -1, 0)) < 1e-6)

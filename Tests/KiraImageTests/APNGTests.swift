@@ -188,22 +188,14 @@ enum APNGChecker {
         }
     }
 
-    static let apngdis = ["/usr/bin/apngdis", "/usr/local/bin/apngdis"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
     /// Debian's `apngdis` splits the file into its frames, composing the changed rectangles as
-    /// players do (skipped where it is not installed).
-    @Test(.enabled(if: apngdis != nil)) func apngdisReadsIt() throws {
+    /// players do.
+    @Test(.enabled(if: MediaTools.apngdis != nil, "needs Debian's apngdis (CI installs it)"))
+    func apngdisReadsIt() throws {
         let directory = try TemporaryDirectory()
         let frames = Self.movingPatch(6)
         _ = try Self.write(frames, fps: 12, deltas: true, in: directory)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.apngdis!)
-        process.arguments = ["a.png", "f"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try MediaTools.splitAPNG("a.png", prefix: "f", in: directory.path)
         for k in 0..<frames.count {
             let image = try PNGCodec.read(directory.path + "/f\(k + 1).png").rgba8
             #expect(image == frames[k], "frame \(k) as apngdis extracted it")

@@ -55,7 +55,10 @@ import Testing
         let scene = Self.scene(background: background)
         var frame = RGBAImage<UInt8>(width: 0, height: 0)
         try FrameRenderer().render(scene, into: &frame)
-        guard case .rgba8(let art) = scene.front.art, case .rgba8(let mask) = scene.front.mask else { return }
+        guard case .rgba8(let art) = scene.front.art, case .rgba8(let mask) = scene.front.mask else {
+            Issue.record("the test scene's front is 8-bit")
+            return
+        }
         var flat = FrameStack<UInt8>(width: 0, height: 0, count: 0)
         try ShadeRenderer().shade(art: art, mask: mask, normals: [SIMD3(0, 0, 1)], premultiplied: true, into: &flat)
         let expected = Self.flatComposite(flat.frame(0), scene: scene)
@@ -224,9 +227,9 @@ import Testing
 
     @Test func crossfadeOrderFollowsTheSeeds() throws {
         var scene = Self.scene(pose: CardPose(flip: 70))
-        scene.visibility = .crossfade  // seed 003: the back over the front
+        scene.visibility = .crossfade  // seed003-tilt-flip: the back over the front
         #expect(scene.layers().map(\.side) == [.front, .back])
-        scene.visibility = .crossfadeBackUnder  // seed 002: the front over the back
+        scene.visibility = .crossfadeBackUnder  // seed002-flip: the front over the back
         #expect(scene.layers().map(\.side) == [.back, .front])
         var over = RGBAImage<UInt8>(width: 0, height: 0), under = RGBAImage<UInt8>(width: 0, height: 0)
         try FrameRenderer().render(scene, into: &under)

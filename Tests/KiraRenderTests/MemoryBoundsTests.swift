@@ -2,7 +2,7 @@ import KiraImage
 import Testing
 @testable import KiraRender
 
-/// Issue 12: the default canvas stays inside Kira's own limits; batches fit the budget.
+/// The default canvas stays inside Kira's own limits; batches fit the budget.
 @Suite struct MemoryBoundsTests {
     @Test(arguments: [(630, 880), (16384, 1), (1, 16384), (8000, 8000), (8191, 8191), (16384, 4096), (4095, 3)])
     func defaultCanvasWithinLimits(card: (Int, Int)) {

@@ -24,10 +24,11 @@ import Testing
     /// values make the same request again.
     @Test func canonicalValuesRoundTrip() throws {
         let given: [(String, String)] = [
-            ("art", "a.png"), ("mask", "m.png"), ("back", "b.png"), ("back_mask", "bm.png"),
+            ("art", "a.png"), ("mask", "m.png"), ("back", "b.png"), ("back_mask", "bm.png"), ("foil_map", "f.png"),
             ("tilt_x", "8.0"), ("tilt_y", "-14"), ("flip", "60.5"), ("axis", "xy"), ("perspective", "0.3"), ("tilt_perspective", "2"),
             ("crossfade", "yes"), ("size", "1000X1300"), ("background", "#1B1F2A"), ("scale", "0.5"),
             ("shader", "threejs"), ("angle_strength", "12.5"), ("y_flip", "height"), ("rotation", "standard"),
+            ("foil", "cosmos"), ("intensity", "1.5"), ("glare", "0.25"),
             ("depth", "16"), ("compression", "fast"),
         ]
         let request = try RenderRequest(values: given)
@@ -45,7 +46,10 @@ import Testing
     @Test(arguments: [
         ("tilt_x", "91", "tilt_x must be between -90 and 90, not 91"),
         ("tilt_x", "abc", "tilt_x must be a number between -90 and 90, not \"abc\""),
-        ("tilt_y", "nan", "tilt_y must be a finite number, not nan"),
+        ("tilt_y", "nan", "tilt_y must be a finite number between -90 and 90, not nan"),
+        ("intensity", "2.5", "intensity must be between 0 and 2, not 2.5"),
+        ("glare", "nan", "glare must be a finite number between 0 and 1, not nan"),
+        ("foil", "chrome", "foil must be kira, rainbow, sparkle, cosmos, gold, etched or reverse, not \"chrome\""),
         ("flip", "1e308", "flip must be between -720 and 720, not 1e+308"),
         ("axis", "z", "axis must be y, x or xy, not \"z\""),
         ("size", "16385x100", "size must be WIDTHxHEIGHT with each side 1...16384, e.g. 800x1000, not \"16385x100\""),
@@ -53,7 +57,7 @@ import Testing
         ("depth", "12", "depth must be 8 or 16, not \"12\""),
         ("crossfade", "maybe", "crossfade must be true or false, not \"maybe\""),
         ("art", "", "art must name a file, not be empty"),
-        ("tilt", "3", "unknown parameter \"tilt\"; the parameters are art, mask, back, back_mask, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, size, background, scale, fit, shader, angle_strength, y_flip, rotation, depth or compression"),
+        ("tilt", "3", "unknown parameter \"tilt\"; the parameters are art, mask, back, back_mask, foil_map, tilt_x, tilt_y, flip, axis, perspective, tilt_perspective, crossfade, size, background, scale, fit, shader, angle_strength, y_flip, rotation, foil, intensity, glare, depth or compression"),
     ])
     func badValuesSayWhatIsValid(name: String, value: String, message: String) {
         #expect { try RenderRequest(values: [(name, value)]) } throws: { error in

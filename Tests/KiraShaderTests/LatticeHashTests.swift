@@ -1,7 +1,7 @@
 import Testing
 @testable import KiraShader
 
-/// The lattice hash is float32 with two roundings in the dot and no FMA (SPEC §1). These values
+/// The lattice hash is float32 with two roundings in the dot and no FMA (docs/fidelity.md). These values
 /// were worked out independently (NumPy float32 arithmetic, `sin` correctly rounded from the
 /// float32 argument); a hash computed in float64, or with a fused dot, gives other values.
 @Suite struct LatticeHashTests {

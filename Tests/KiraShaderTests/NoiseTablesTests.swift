@@ -1,7 +1,7 @@
 import Testing
 @testable import KiraShader
 
-/// The factored noise must equal the seed's `generateValueNoise` bit for bit at every pixel.
+/// The factored noise must equal the plain `generateValueNoise` bit for bit at every pixel.
 @Suite struct NoiseTablesTests {
     @Test(arguments: [(1, 1), (16, 16), (33, 51), (51, 33), (90, 64), (17, 200)],
           KiraParameters.VerticalFlip.allCases)
@@ -22,7 +22,7 @@ import Testing
                 }
             }
         }
-        #expect(mismatches == 0, "\(mismatches) of \(width * height) pixels differ from the seed's noise")
+        #expect(mismatches == 0, "\(mismatches) of \(width * height) pixels differ from the plain noise")
     }
 
     @Test func recomputeReproducesTheTables() {

@@ -79,4 +79,22 @@ public enum MediaTools {
         }
         return (width, height, loopCount, durations, text.contains("transparency"))
     }
+
+    /// Debian's `apngdis`, where installed (CI installs it): it splits an APNG into whole frames,
+    /// composing the changed rectangles as players do.
+    public static let apngdis = ["/usr/bin/apngdis", "/usr/local/bin/apngdis"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs `apngdis FILE PREFIX` in `directory`, which writes PREFIX1.png, PREFIX2.png, … there;
+    /// throws unless it exits with status 0.
+    public static func splitAPNG(_ file: String, prefix: String, in directory: String) throws {
+        guard let apngdis else { throw Failure(message: "apngdis is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: apngdis)
+        process.arguments = [file, prefix]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(message: "apngdis \(file) exited with \(process.terminationStatus)") }
+    }
 }

@@ -14,7 +14,7 @@ def multiply(a, b):
 
 
 def rotation3d_effect(degrees, axis, perspective, size):
-    """SwiftUI's rotation3DEffect as Homography.rotation3DEffect computes it (SPEC §3)."""
+    """SwiftUI's rotation3DEffect as Homography.rotation3DEffect computes it (rotation3DEffect's 4 × 4 transform, z dropped)."""
     length = math.sqrt(sum(c * c for c in axis))
     x, y, z = (c / length for c in axis)
     r = math.radians(degrees)

@@ -1,12 +1,12 @@
 #version 330 core
-// Seed 003's Metal kiraEffect as GLSL, for an independent render by Mesa's llvmpipe. Names and
-// expressions follow the seed. Differences from Metal, kept on purpose so that a real GLSL
+// The original Metal kiraEffect as GLSL (docs/fidelity.md), for an independent render by Mesa's llvmpipe. Names and
+// expressions follow the original. Differences from Metal, kept on purpose so that a real GLSL
 // compiler decides them: GLSL's fract is x - floor(x) (Metal clamps it below 1) and GLSL's mix
 // is defined as x * (1 - a) + y * a (Metal: x + (y - x) * a); the compiler may fuse a * b + c.
 uniform sampler2D layerTexture;   // the card art, RGBA8, one texel per pixel
 uniform sampler2D monoTexture;    // the holo mask, any size
 uniform vec3 normal;
-uniform vec2 layerSize;           // the seed's bounds.zw
+uniform vec2 layerSize;           // the original's bounds.zw
 out vec4 fragColor;
 
 #define ANGLE_STRENGTH 10.0
@@ -67,7 +67,7 @@ vec3 generateKiraRGB(vec3 colorNoiseRGB, vec3 n) {
 void main() {
     // Metal's position has its origin at the top left; GL's fragment coordinates at the bottom.
     vec2 position = vec2(gl_FragCoord.x, layerSize.y - gl_FragCoord.y);
-    vec2 fragCoord = vec2(position.x, layerSize.x - position.y);   // the seed's width flip
+    vec2 fragCoord = vec2(position.x, layerSize.x - position.y);   // the original's width flip
     vec2 uv = fragCoord / layerSize;
     vec2 UV = position / layerSize;
     float valueNoise = generateValueNoise(uv * NOISE_SCALE);

@@ -123,7 +123,7 @@ int main(int argc, char **argv) {
     glBindVertexArray(vao);
 
     // PNG rows run top to bottom, GL textures bottom to top: upload as is and flip in the
-    // shader's position (texelFetch by the seed's top-left position).
+    // shader's position (texelFetch by the original's top-left position).
     glActiveTexture(GL_TEXTURE0);
     texture(art, w, h);
     glActiveTexture(GL_TEXTURE1);

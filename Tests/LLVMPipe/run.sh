@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An independent reference: the seed's shader as GLSL (kira.frag), rendered by Mesa's llvmpipe
+# An independent reference: the kira shader as GLSL (kira.frag), rendered by Mesa's llvmpipe
 # (EGL, surfaceless) and compared with Kira's render of the same face. Optional; not part of
 # `swift test`. Needs Debian's libegl-dev, libgl-dev (or libgl1-mesa-dev) and libgl1-mesa-dri.
 # Usage: Tests/LLVMPipe/run.sh [TILT_X TILT_Y]   (from anywhere; writes into output/llvmpipe/)
@@ -26,7 +26,7 @@ scratch="${KIRA_SCRATCH_PATH:-$root/.build}"
 (cd "$root" && swift build -c release --product kira --scratch-path "$scratch" >/dev/null)
 kira="$scratch/release/kira"
 
-# The face normal of seed 003's normalFromTilt, as Kira computes it, for both renderers.
+# The face normal of normalFromTilt, as Kira computes it, for both renderers.
 normal=$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")
 read -r nx ny nz <<< "$normal"
 

@@ -75,7 +75,7 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(frames)
         }
 
-        // SPEC §5's on-screen frame: tilt (6°, 0°), flip 25°, the card shaded again every frame.
+        // The on-screen frame of the llvmpipe comparison (docs/performance.md): tilt (6°, 0°), flip 25°, the card shaded again every frame.
         // On one thread nothing goes through Dispatch, whose parallel apply allocates a little
         // per call (1–2 here, as the two-thread shade shows): the renderer's own count is the
         // one-thread one.

@@ -93,6 +93,34 @@ static inline __attribute__((always_inline)) kira_u16 kira_rgba16_words(kira_f16
     return kira_quantize(low, 65535.0f) | (kira_quantize(high, 65535.0f) << 16);
 }
 
+// Integer hashing for the foils' procedural patterns (glitter, stars, lattice noise): the same
+// unsigned 32-bit operations as their scalar twins in `FoilMath`, so both give the same bits.
+
+/// A 32-bit integer mixer (xorshift-multiply, two rounds) of each lane.
+static inline __attribute__((always_inline)) kira_u16 kira_hash_u32(kira_u16 x) {
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/// The hash of lattice cell (`column`, `row`) for pattern `seed`.
+static inline __attribute__((always_inline)) kira_u16 kira_hash_cell(kira_u16 column, uint32_t row, uint32_t seed) {
+    return kira_hash_u32((column * 0x9E3779B1u) ^ (row * 0x85EBCA77u + seed));
+}
+
+/// `bits` bits of `h` from bit `shift` as a float in [0, 1): `field * 2^-bits`, exact.
+static inline __attribute__((always_inline)) kira_f16 kira_hash_unit(kira_u16 h, uint32_t shift, uint32_t bits) {
+    return kira_u32_to_float((h >> shift) & ((1u << bits) - 1u)) * (1.0f / (float)(1u << bits));
+}
+
+/// 1 in the lanes whose low byte of `h` is below `threshold`, else 0.
+static inline __attribute__((always_inline)) kira_f16 kira_hash_below(kira_u16 h, uint32_t threshold) {
+    return (h & 255u) < threshold ? (kira_f16)(1.0f) : (kira_f16)(0.0f);
+}
+
 // Sixteen pixels' canvas positions in double precision, for the projection's inverse homography.
 typedef double kira_d16 __attribute__((ext_vector_type(16)));
 

@@ -9,6 +9,9 @@ struct CardOptions: ParsableArguments {
     @Option(name: P.mask.long, help: P.mask.argumentHelp, completion: P.mask.completion) var mask: String?
     @Option(name: P.back.long, help: P.back.argumentHelp, completion: P.back.completion) var back: String?
     @Option(name: P.backMask.long, help: P.backMask.argumentHelp, completion: P.backMask.completion) var backMask: String?
+    @Option(name: P.foilMap.long, help: P.foilMap.argumentHelp, completion: P.foilMap.completion) var foilMap: String?
 
-    var values: [(String, String)] { given([(P.art, art), (P.mask, mask), (P.back, back), (P.backMask, backMask)]) }
+    var values: [(String, String)] {
+        given([(P.art, art), (P.mask, mask), (P.back, back), (P.backMask, backMask), (P.foilMap, foilMap)])
+    }
 }

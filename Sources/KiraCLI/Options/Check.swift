@@ -5,7 +5,9 @@ import ArgumentParser
 enum Check {
     /// `value` is finite and within `range`.
     static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, _ name: String, in range: ClosedRange<F>) throws {
-        guard value.isFinite else { throw ValidationError("\(name) must be a finite number, not \(value)") }
+        guard value.isFinite else {
+            throw ValidationError("\(name) must be a finite number between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(value)")
+        }
         guard range.contains(value) else {
             throw ValidationError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(format(value))")
         }

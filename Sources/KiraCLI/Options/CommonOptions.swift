@@ -22,13 +22,17 @@ struct ShaderOptions: ParsableArguments {
     @Option(name: P.angleStrength.long, parsing: .unconditional, help: P.angleStrength.argumentHelp) var angleStrength: String?
     @Option(name: P.yFlip.long, help: P.yFlip.argumentHelp, completion: P.yFlip.completion) var yFlip: String?
     @Option(name: P.rotation.long, help: P.rotation.argumentHelp, completion: P.rotation.completion) var rotation: String?
+    @Option(name: P.foil.long, help: P.foil.argumentHelp, completion: P.foil.completion) var foil: String?
+    @Option(name: P.intensity.long, parsing: .unconditional, help: P.intensity.argumentHelp) var intensity: String?
+    @Option(name: P.glare.long, parsing: .unconditional, help: P.glare.argumentHelp) var glare: String?
 
     var values: [(String, String)] {
-        given([(P.shader, shader), (P.angleStrength, angleStrength), (P.yFlip, yFlip), (P.rotation, rotation)])
+        given([(P.shader, shader), (P.angleStrength, angleStrength), (P.yFlip, yFlip), (P.rotation, rotation), (P.foil, foil),
+               (P.intensity, intensity), (P.glare, glare)])
     }
 }
 
-/// The memory budget (README, "Robustness"): work whose estimated peak is over it is refused
+/// The memory budget (docs/robustness.md): work whose estimated peak is over it is refused
 /// before it starts, with a message that says what would fit.
 struct MemoryOptions: ParsableArguments {
     @Option(name: .customLong("max-memory"),

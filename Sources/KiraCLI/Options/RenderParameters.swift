@@ -9,9 +9,11 @@ enum RenderParameters {
     }
 
     static let art = entry("art"), mask = entry("mask"), back = entry("back"), backMask = entry("back_mask")
+    static let foilMap = entry("foil_map")
     static let tiltX = entry("tilt_x"), tiltY = entry("tilt_y"), flip = entry("flip"), axis = entry("axis")
     static let perspective = entry("perspective"), tiltPerspective = entry("tilt_perspective"), crossfade = entry("crossfade")
     static let size = entry("size"), background = entry("background"), scale = entry("scale"), fit = entry("fit")
     static let shader = entry("shader"), angleStrength = entry("angle_strength"), yFlip = entry("y_flip"), rotation = entry("rotation")
+    static let foil = entry("foil"), intensity = entry("intensity"), glare = entry("glare")
     static let depth = entry("depth"), compression = entry("compression")
 }

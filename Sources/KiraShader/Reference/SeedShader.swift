@@ -6,12 +6,13 @@ import Musl
 import Darwin
 #endif
 
-/// Seed 003's Metal `kiraEffect`, one pixel at a time, written to be read beside the seed.
+/// The original Metal `kiraEffect` (docs/fidelity.md), one pixel at a time, written to be read
+/// beside it.
 ///
-/// This is the reference: plain scalar code with the seed's function names and Metal's
+/// This is the reference: plain scalar code with the original function names and Metal's
 /// definitions of its built-ins (listed below). The fast path in ``KiraLanes`` is tested against
 /// it. Arithmetic is IEEE float32; Swift never fuses `a * b + c`, so each operation rounds on its
-/// own, as SPEC §1 requires of the lattice hash.
+/// own, as the lattice hash needs: a fused or float64 hash gives a different picture.
 ///
 /// Metal built-ins, as defined by the Metal Shading Language specification:
 /// - `fract(x) = min(x - floor(x), 0x1.fffffep-1)`
@@ -37,7 +38,7 @@ public enum SeedShader {
         Swift.min(Swift.max(x, lo), hi)
     }
 
-    /// Metal's `mod` as the seed defines it: `x - y * floor(x / y)`.
+    /// `mod` as the original shader defines it: `x - y * floor(x / y)`.
     @inlinable public static func mod(_ x: Float, _ y: Float) -> Float { x - y * floor(x / y) }
 
     @inlinable public static func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
@@ -51,7 +52,7 @@ public enum SeedShader {
         return dot(d, d).squareRoot()
     }
 
-    // MARK: The seed's functions
+    // MARK: The shader's functions
 
     /// `fract(sin(dot(st, (12.9898, 78.233))) * 43758.5453123)` in float32: the dot rounds after
     /// each product and after the sum (no fused multiply-add), `sin` is libm's `sinf`.
@@ -147,8 +148,11 @@ public enum SeedShader {
     ///
     /// - Parameters:
     ///   - layer: the card art's RGBA at this pixel, channels in 0...1.
-    ///   - size: the layer's width and height (the seed's `bounds.zw`).
+    ///   - size: the layer's width and height (the original's `bounds.zw`).
+    ///   - normal: the face's normal (`Rotation.normalFromTilt`, negated for the back).
     ///   - mono: the mask's RGB sampled at `UV = position / size` (see ``nearestTexel(_:size:)``).
+    ///   - parameters: the shader's constants.
+    ///   - position: the pixel's centre in the layer, in pixels.
     /// - Returns: `layer.rgb + kira`, not clamped, and `layer.a`.
     @inlinable
     public static func kiraEffect(position: SIMD2<Float>, layer: SIMD4<Float>, size: SIMD2<Float>,

@@ -1,0 +1,102 @@
+import KiraImage
+import KiraShader
+
+/// The image a foil's height field comes from (the foil map, else the mask), as raw pixels.
+struct HeightSource {
+    let pixels: UnsafeRawPointer
+    let width: Int
+    let height: Int
+    let bits: Int
+    /// The source column of every art column; nil when the source has the art's width.
+    let columns: UnsafePointer<Int32>?
+}
+
+extension Optional<AnyRGBAImage> {
+    /// Calls `body` with this image's pixels as a height source (nil when there is no image),
+    /// resampled through `columns`.
+    func withHeightSource<R>(columns: MaskColumns?, _ body: (HeightSource?) -> R) -> R {
+        guard let image = self, let columns else { return body(nil) }
+        return columns.indices.withUnsafeBufferPointer { indices in
+            func source(_ pixels: UnsafeRawBufferPointer) -> HeightSource {
+                HeightSource(pixels: pixels.baseAddress!, width: image.width, height: image.height, bits: image.bitDepth,
+                             columns: columns.isIdentity ? nil : indices.baseAddress!)
+            }
+            switch image {
+            case .rgba8(let pixels): return pixels.channels.withUnsafeBytes { body(source($0)) }
+            case .rgba16(let pixels): return pixels.channels.withUnsafeBytes { body(source($0)) }
+            }
+        }
+    }
+}
+
+/// One worker's three rows of the height field around the row it shades, each row computed once
+/// per tile as the rows advance (the rows above and below the tile's ends are clamped to the face,
+/// as ``FoilSample/height(_:_:)`` clamps).
+struct HeightRing {
+    let space: WorkerSpace
+    let source: HeightSource?
+    /// The face's height.
+    let height: Int
+    /// The next row to compute (rows outside the face stand for the edge rows).
+    private var next: Int
+
+    init(space: WorkerSpace, first: Int, source: HeightSource?, height: Int) {
+        self.space = space
+        self.source = source
+        self.height = height
+        next = first - 1
+    }
+
+    /// The height rows around row `y` of a face `width` pixels wide; rows must advance by one.
+    mutating func advance(to y: Int, width: Int) -> HeightRows {
+        while next <= y + 1 {
+            fill(row(next), with: min(max(next, 0), height - 1), width: width)
+            next += 1
+        }
+        return HeightRows(above: UnsafePointer(row(y - 1)), center: UnsafePointer(row(y)), below: UnsafePointer(row(y + 1)))
+    }
+
+    /// Column 0 of the slot that holds row `y`.
+    private func row(_ y: Int) -> UnsafeMutablePointer<Float> {
+        space.heightRows + ((y % 3 + 3) % 3) * space.heightFloats + WorkerScratch.heightMargin
+    }
+
+    private func fill(_ target: UnsafeMutablePointer<Float>, with y: Int, width: Int) {
+        ChannelDepth.with(bits: source!.bits, Fill(ring: self, target: target, y: y, width: width))
+    }
+
+    private struct Fill: ChannelTypeConsumer {
+        let ring: HeightRing, target: UnsafeMutablePointer<Float>, y: Int, width: Int
+        func callAsFunction<S: LaneChannel>(_: S.Type) { ring.fill(target, with: y, width: width, S.self) }
+    }
+
+    /// Row `y`'s luminance, sampled as the mask is (nearest texel), then its margins: the edge
+    /// values repeated.
+    fileprivate func fill<S: LaneChannel>(_ target: UnsafeMutablePointer<Float>, with y: Int, width: Int, _: S.Type) {
+        let source = self.source!
+        let pixel = 4 * MemoryLayout<S>.size
+        let sourceY = SeedShader.nearestTexel((Float(y) + 0.5) / Float(height), size: source.height)
+        var pixels = source.pixels + sourceY * source.width * pixel
+        if let columns = source.columns {
+            for x in 0..<width {
+                (space.sourceRow + x * pixel).copyMemory(from: pixels + Int(columns[x]) * pixel, byteCount: pixel)
+            }
+            pixels = UnsafeRawPointer(space.sourceRow)
+        }
+        let lanes = Lanes.scalarCount
+        var x = 0
+        while x + lanes <= width {
+            UnsafeMutableRawPointer(target + x).storeBytes(
+                of: HeightField.luminance(S.loadLanes(pixels + x * pixel).rgb), as: Lanes.self)
+            x += lanes
+        }
+        if x < width {
+            space.sourceTail.copyMemory(from: pixels + x * pixel, byteCount: (width - x) * pixel)
+            UnsafeMutableRawPointer(target + x).storeBytes(
+                of: HeightField.luminance(S.loadLanes(space.sourceTail).rgb), as: Lanes.self)
+        }
+        target[-1] = target[0]
+        let end = space.heightFloats - 2 * WorkerScratch.heightMargin + WorkerScratch.heightMargin
+        for k in width..<end { target[k] = target[width - 1] }
+    }
+}
