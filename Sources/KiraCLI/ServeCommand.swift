@@ -33,7 +33,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
     @Option(help: ArgumentHelp("Bytes of frames to keep for repeated requests, inside --max-memory (default: \(defaults.cacheBytes >> 20)M).", valueName: "size"))
     var cache: ByteCountArgument?
 
-    @Option(name: .customLong("max-inflight"), help: ArgumentHelp("Renders at once (default: one per processor, \(defaults.maxInflight)).", valueName: "n"))
+    @Option(name: .customLong("max-inflight"), help: ArgumentHelp("Renders at once (default: one per processor).", valueName: "n"))
     var maxInflight: Int?
 
     @Option(name: .customLong("max-wait"), help: ArgumentHelp("Seconds a request may wait for a render slot before a 503 (default: \(Self.seconds(defaults.maxWait))).", valueName: "s"))

@@ -6,9 +6,9 @@ import KiraRequest
 /// The cards a server serves, by id, decoded once at start-up.
 ///
 /// The built-in sample card is always there as `sample`. A cards folder adds one card per
-/// sub-folder, named after it: `art.png` (required), and optionally `mask.png`, `back.png` and
-/// `back_mask.png`, the files of ``CardTextures`` named after their parameters; what is missing
-/// takes `kira render`'s default. Each distinct file is decoded once through the texture cache
+/// sub-folder, named after it: `art.png` (required), and optionally a file for each other file
+/// parameter of ``RenderRequest/parameters``, named after it (`mask.png`, `back.png`,
+/// `back_mask.png`, `foil_map.png`); what is missing takes `kira render`'s default. Each distinct file is decoded once through the texture cache
 /// `kira batch` uses. A folder that cannot be served as a card (a corrupt PNG, a stray `.png`, an
 /// id a URL cannot carry as it is) stops the start-up with one line naming it, so that a typo
 /// never leaves a card missing unnoticed. Requests look ids up in this table only: an id is never
@@ -24,8 +24,11 @@ public struct CardLibrary: Sendable {
 
     /// The id of the built-in card.
     public static let sampleID = "sample"
-    /// The file of each role in a card folder.
-    public static let fileNames = ["art": "art.png", "mask": "mask.png", "back": "back.png", "back_mask": "back_mask.png"]
+    /// The file of each role in a card folder: every file parameter of a render request, as a PNG
+    /// named after it, so a file a request learns to take is a card file too.
+    public static var fileNames: [(role: String, file: String)] {
+        RenderRequest.parameters.filter { $0.kind == .path }.map { ($0.name, $0.name + ".png") }
+    }
 
     public private(set) var cards: [String: Card]
 
@@ -60,7 +63,8 @@ public struct CardLibrary: Sendable {
     static func distinctBytes(_ cards: [LoadedCard]) -> Int {
         var seen = Set<UnsafeRawPointer>(), total = 0
         for card in cards {
-            for image in [card.front.face.art, card.front.face.mask, card.back.face.art, card.back.face.mask] {
+            let faces = [card.front.face, card.back.face]
+            for image in faces.flatMap({ [$0.art, $0.mask] + ($0.foilMap.map { [$0] } ?? []) }) {
                 let address: UnsafeRawPointer? = switch image {
                 case .rgba8(let pixels): pixels.channels.withUnsafeBytes { $0.baseAddress }
                 case .rgba16(let pixels): pixels.channels.withUnsafeBytes { $0.baseAddress }
@@ -101,23 +105,23 @@ public struct CardLibrary: Sendable {
     }
 
     static func loadCard(id: String, folder: String, cache: TextureCache) throws(ServerSetupError) -> Card {
-        let known = Set(fileNames.values)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let known = Set(fileNames.map(\.file))
         if let stray = names.sorted().first(where: { $0.lowercased().hasSuffix(".png") && !known.contains($0) }) {
-            throw ServerSetupError("\(folder)/\(stray): not a card file; a card folder holds "
-                                   + ["art", "mask", "back", "back_mask"].map { fileNames[$0]! }.joined(separator: ", "))
+            throw ServerSetupError("\(folder)/\(stray): not a card file; a card folder holds " + fileNames.map(\.file).joined(separator: ", "))
         }
-        func file(_ role: String) -> String? {
-            let path = folder + "/" + fileNames[role]!
-            return FileManager.default.fileExists(atPath: path) ? path : nil
-        }
-        guard let art = file("art") else { throw ServerSetupError("\(folder): no art.png (a card folder needs its front art)") }
-        let textures = CardTextures(art: art, mask: file("mask"), back: file("back"), backMask: file("back_mask"))
+        guard names.contains("art.png") else { throw ServerSetupError("\(folder): no art.png (a card folder needs its front art)") }
         do {
+            // The files set as a request's parameters: the request's own defaults fill in the rest.
+            var request = RenderRequest()
+            for (role, file) in fileNames where names.contains(file) { try request.set(role, to: folder + "/" + file) }
+            let textures = request.card
             let faces = try textures.load { path in try cache.texture(at: path).image }
             var summary = ""
             for (role, path) in textures.byRole { summary += "\(role) \(try cache.hash(of: path))\n" }
             return Card(id: id, faces: faces, contentHash: ContentHash.sha256(summary))
+        } catch let error as RequestError {
+            throw ServerSetupError("card '\(id)': \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
         } catch {
             throw ServerSetupError("card '\(id)': \(error)")
         }

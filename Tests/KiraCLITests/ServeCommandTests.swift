@@ -27,6 +27,8 @@ import Testing
             ("sample", [("flip", "150"), ("axis", "xy"), ("background", "#1b1f2a"), ("depth", "16")]),
             ("own", [("tilt_y", "20"), ("scale", "2"), ("shader", "threejs")]),
             ("own", [("flip", "180"), ("crossfade", "true"), ("size", "90x120"), ("fit", "true")]),
+            ("sample", [("foil", "etched"), ("intensity", "0.7"), ("glare", "0.4"), ("tilt_y", "12")]),
+            ("own", [("foil", "cosmos"), ("tilt_x", "-9")]),
         ]
         for (index, (card, query)) in cases.enumerated() {
             let encoded = query.map { "\($0.0)=\($0.1.replacingOccurrences(of: "#", with: "%23"))" }.joined(separator: "&")
@@ -119,7 +121,7 @@ import Testing
     /// Every `kira render` option is a query parameter, but those that name files or concern the
     /// process.
     @Test func everyRenderOptionIsAQueryParameter() throws {
-        let notInURLs: Set<String> = ["art", "mask", "back", "back-mask", "output", "threads", "max-memory", "help", "version"]
+        let notInURLs: Set<String> = ["art", "mask", "back", "back-mask", "foil-map", "output", "threads", "max-memory", "help", "version"]
         let options = try OptionTableTests.options(of: "render").map(\.name).filter { !notInURLs.contains($0) }
         #expect(options.count > 10)
         for option in options {

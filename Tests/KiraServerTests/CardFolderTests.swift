@@ -1,4 +1,5 @@
 import Foundation
+import KiraRequest
 import KiraServer
 import Testing
 
@@ -57,6 +58,13 @@ import Testing
     func anIdAURLCannotCarryIsRefused(name: String) throws {
         let message = try Self.startUpError { try $0.addCard(name) }
         #expect(message?.contains(name) == true, "\(message ?? "started")")
+    }
+
+    /// Every file option of `kira render` is a card file named after it, the foil map included.
+    @Test func everyFileParameterIsACardFile() throws {
+        let message = try Self.startUpError { try $0.addCard("full", files: ["art.png", "mask.png", "back.png", "back_mask.png", "foil_map.png"]) }
+        #expect(message == nil, "\(message ?? "")")
+        #expect(CardLibrary.fileNames.map(\.file).sorted() == RenderRequest.parameters.filter { $0.kind == .path }.map { $0.name + ".png" }.sorted())
     }
 
     @Test func hiddenFoldersAndOtherFilesAreIgnored() throws {
