@@ -26,7 +26,6 @@ struct KiraCommand: ParsableCommand {
     static func main() {
         unblockTerminationSignals()
         returnLargeBuffersToTheSystem()
-        TerminationCleanup.installSignalHandlers()
         // Arguments as the bytes given: a file name need not be UTF-8 (see PathBytes).
         let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
         var command: ParsableCommand
@@ -37,7 +36,7 @@ struct KiraCommand: ParsableCommand {
             fail(message(for: error), command: subcommandName(arguments))
         }
         // Parsing writes no file, so the handlers can wait until the command is known.
-        if !(command is HandlesTerminationSignals) { FileIO.removeTemporaryFilesOnTermination() }
+        if !(command is HandlesTerminationSignals) { TerminationCleanup.installSignalHandlers() }
         do {
             try command.run()
         } catch {

@@ -41,7 +41,7 @@ public struct CardLibrary: Sendable {
     /// The sample card, and the cards of `directory` if given; textures beyond `textureBudget`
     /// bytes refuse the start-up.
     public static func load(directory: String?, textureBudget: Int) throws(ServerSetupError) -> CardLibrary {
-        let sample = try! CardTextures().load { _ in fatalError("the sample card reads no file") }
+        let sample = try! CardTextures().load { _, _ in fatalError("the sample card reads no file") }
         var cards = [sampleID: Card(id: sampleID, faces: sample, contentHash: "built-in sample card")]
         let cache = TextureCache(budget: textureBudget)
         if let directory {
@@ -116,7 +116,7 @@ public struct CardLibrary: Sendable {
             var request = RenderRequest()
             for (role, file) in fileNames where names.contains(file) { try request.set(role, to: folder + "/" + file) }
             let textures = request.card
-            let faces = try textures.load { path in try cache.texture(at: path).image }
+            let faces = try textures.load { path, role in try cache.texture(at: path, role: role).image }
             var summary = ""
             for (role, path) in textures.byRole { summary += "\(role) \(try cache.hash(of: path))\n" }
             return Card(id: id, faces: faces, contentHash: ContentHash.sha256(summary))

@@ -57,7 +57,7 @@ enum ServerFixtures {
     /// The frame the library renders for `values` of `card`: what the server must send.
     static func expectedFrame(_ values: [(String, String)], card: LoadedCard? = nil) throws -> [UInt8] {
         let request = try RenderRequest(values: values)
-        let faces = try card ?? CardTextures().load { _ in fatalError() }
+        let faces = try card ?? CardTextures().load { _, _ in fatalError() }
         return try request.encode(try request.render(request.scene(for: faces), with: FrameRenderer()))
     }
 }
