@@ -6,7 +6,7 @@ import KiraRender
 
 /// An animation of the card: a preset played at a frame rate, on a canvas, with a shader; what
 /// `kira animate` renders before its frames go to outputs.
-public struct AnimationRequest: Sendable, Equatable {
+public struct AnimationRequest: ParameterizedRequest, Equatable {
     /// Required: a request without one is refused by ``validate()``.
     public var preset: AnimationPreset?
     public var framesPerSecond = 30
@@ -23,15 +23,12 @@ public struct AnimationRequest: Sendable, Equatable {
     /// The format of numbered frames.
     public var frameFormat = StillFormat.png
 
-    public init(preset: AnimationPreset? = nil) {
+    public init(preset: AnimationPreset?) {
         self.preset = preset
     }
 
-    /// A request from named values, each parsed and checked, then checked together.
-    public init(values: some Sequence<(String, String)>) throws(RequestError) {
-        for (name, value) in values { try set(name, to: value) }
-        try validate()
-    }
+    /// A request without a preset yet (``validate()`` asks for one).
+    public init() {}
 
     /// How long an animation may last, in seconds, whether a duration, a drag or loops set it.
     public static let lengths = 0.001...600.0
@@ -58,18 +55,6 @@ public struct AnimationRequest: Sendable, Equatable {
     private var loopCount: Int {
         get { loops ?? 0 }
         set { loops = newValue }
-    }
-
-    public static func parameter(named name: String) -> RequestParameter<AnimationRequest>? {
-        parameters.first { $0.name == name }
-    }
-
-    public mutating func set(_ name: String, to value: String) throws(RequestError) {
-        guard let parameter = Self.parameter(named: name) else {
-            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
-                               + ParameterValue.listing(Self.parameters.map(\.name)))
-        }
-        try parameter.set(value, in: &self)
     }
 
     /// The checks between values.

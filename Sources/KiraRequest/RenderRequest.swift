@@ -15,7 +15,7 @@ import KiraRender
 /// let request = try RenderRequest(values: [("tilt_x", "8"), ("tilt_y", "-14"), ("size", "1000x1300")])
 /// try request.write(to: "card.png")   // the file `kira render --tilt-x 8 --tilt-y -14 --size 1000x1300 -o card.png` writes
 /// ```
-public struct RenderRequest: Sendable, Equatable {
+public struct RenderRequest: ParameterizedRequest, Equatable {
     /// The card's files; none is the built-in sample card.
     public var card = CardTextures()
     public var pose = CardPose()
@@ -28,13 +28,6 @@ public struct RenderRequest: Sendable, Equatable {
 
     /// The request with every default: the sample card, at rest, on its default canvas.
     public init() {}
-
-    /// A request from named values (``parameters``' names), each parsed and checked, then checked
-    /// together (``validate()``).
-    public init(values: some Sequence<(String, String)>) throws(RequestError) {
-        for (name, value) in values { try set(name, to: value) }
-        try validate()
-    }
 
     /// The tilts, −90…90° wherever they appear: beyond a quarter turn the face looks away.
     public static let tiltRange: ClosedRange<Double> = -90...90
@@ -65,30 +58,10 @@ public struct RenderRequest: Sendable, Equatable {
         + ShaderSettings.parameters.map { $0.lifted(\.shader) }
         + OutputSettings.parameters.map { $0.lifted(\.output) }
 
-    /// The entry named `name`, if any.
-    public static func parameter(named name: String) -> RequestParameter<RenderRequest>? {
-        parameters.first { $0.name == name }
-    }
-
-    /// Parses `value` as the parameter `name` and sets it; an unknown name lists the known ones.
-    public mutating func set(_ name: String, to value: String) throws(RequestError) {
-        guard let parameter = Self.parameter(named: name) else {
-            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
-                               + ParameterValue.listing(Self.parameters.map(\.name)))
-        }
-        try parameter.set(value, in: &self)
-    }
-
     /// The checks between values (each value was checked when it was set).
     public func validate() throws(RequestError) {
         try canvas.validate()
         try output.validate()
-    }
-
-    /// The values that differ from the defaults, canonically spelled, in ``parameters``' order:
-    /// equal requests have equal values.
-    public var values: [(name: String, value: String)] {
-        Self.parameters.compactMap { parameter in parameter.value(in: self).map { (parameter.name, $0) } }
     }
 
     /// Which face shows.

@@ -6,7 +6,7 @@ import KiraRender
 import KiraShader
 
 /// The flat card face with the shine, at the art's size: what `kira shade` makes.
-public struct ShadeRequest: Sendable, Equatable {
+public struct ShadeRequest: ParameterizedRequest, Equatable {
     /// The art; nil is the built-in sample card's front (or its back with ``back``).
     public var art: String?
     /// The holo mask; nil is the art's alpha, or the sample card's mask.
@@ -24,12 +24,6 @@ public struct ShadeRequest: Sendable, Equatable {
     public var output = OutputSettings()
 
     public init() {}
-
-    /// A request from named values, each parsed and checked, then checked together.
-    public init(values: some Sequence<(String, String)>) throws(RequestError) {
-        for (name, value) in values { try set(name, to: value) }
-        try validate()
-    }
 
     public static let parameters: [RequestParameter<ShadeRequest>] = [
         .path("art", \.art, help: "The card art (PNG; converted to sRGB if it says it is in another space; default: the built-in sample card's front, or its back with {back})."),
@@ -55,18 +49,6 @@ public struct ShadeRequest: Sendable, Equatable {
         ]
         + ShaderSettings.parameters.map { $0.lifted(\.shader) }
         + OutputSettings.parameters.map { $0.lifted(\.output) }
-
-    public static func parameter(named name: String) -> RequestParameter<ShadeRequest>? {
-        parameters.first { $0.name == name }
-    }
-
-    public mutating func set(_ name: String, to value: String) throws(RequestError) {
-        guard let parameter = Self.parameter(named: name) else {
-            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
-                               + ParameterValue.listing(Self.parameters.map(\.name)))
-        }
-        try parameter.set(value, in: &self)
-    }
 
     public func validate() throws(RequestError) {
         if normal != nil, tiltX != nil || tiltY != nil {

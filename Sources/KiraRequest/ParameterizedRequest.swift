@@ -1,0 +1,41 @@
+/// A request made of named values — ``RenderRequest``, ``ShadeRequest``, ``AnimationRequest`` —
+/// each listing its ``parameters`` and checking them together in ``validate()``. Setting a value
+/// by name, building a request from values and spelling it back are the same for all three.
+public protocol ParameterizedRequest: Sendable {
+    /// The request with every default.
+    init()
+    /// Every value the request takes, by name, in the order help lists them.
+    static var parameters: [RequestParameter<Self>] { get }
+    /// The checks between values (each value is checked when it is set).
+    func validate() throws(RequestError)
+}
+
+extension ParameterizedRequest {
+    /// A request from named values (``parameters``' names), each parsed and checked, then checked
+    /// together (``validate()``).
+    public init(values: some Sequence<(String, String)>) throws(RequestError) {
+        self.init()
+        for (name, value) in values { try set(name, to: value) }
+        try validate()
+    }
+
+    /// The entry named `name`, if any.
+    public static func parameter(named name: String) -> RequestParameter<Self>? {
+        parameters.first { $0.name == name }
+    }
+
+    /// Parses `value` as the parameter `name` and sets it; an unknown name lists the known ones.
+    public mutating func set(_ name: String, to value: String) throws(RequestError) {
+        guard let parameter = Self.parameter(named: name) else {
+            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+                               + ParameterValue.listing(Self.parameters.map(\.name)))
+        }
+        try parameter.set(value, in: &self)
+    }
+
+    /// The values that differ from the defaults, canonically spelled, in ``parameters``' order:
+    /// equal requests have equal values.
+    public var values: [(name: String, value: String)] {
+        Self.parameters.compactMap { parameter in parameter.value(in: self).map { (parameter.name, $0) } }
+    }
+}
