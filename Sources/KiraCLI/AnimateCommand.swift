@@ -92,7 +92,7 @@ struct AnimateCommand: ParsableCommand {
             throw ValidationError("\(scaling.width != nil ? "--width" : "--height") applies to numbered frames (--output-dir) and --apng; videos take --video-width")
         }
         try videos.check(framesPerSecond: try request.framesPerSecond)
-        try Check.integer(columns, "--columns", in: 1...100)
+        try Check.integer(columns, "--columns", in: 1...100, example: 8)
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
             throw ValidationError("output paths must not be empty")
         }

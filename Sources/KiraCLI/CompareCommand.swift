@@ -46,10 +46,10 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var memory: MemoryOptions
 
     func validate() throws {
-        if let minPSNR { try Check.number(minPSNR, "--min-psnr", in: 0...1000) }
-        if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1) }
-        if let maxError { try Check.number(maxError, "--max-error", in: 0...255) }
-        try Check.number(threshold, "--threshold", in: 0...255)
+        if let minPSNR { try Check.number(minPSNR, "--min-psnr", in: 0...1000, example: 40) }
+        if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1, example: 0.99) }
+        if let maxError { try Check.number(maxError, "--max-error", in: 0...255, example: 2) }
+        try Check.number(threshold, "--threshold", in: 0...255, example: 8)
     }
 
     func run() throws {

@@ -39,7 +39,7 @@ struct FoilsCommand: ParsableCommand {
     }
 
     func validate() throws {
-        try Check.integer(cellWidth, "--cell-width", in: 32...1024)
+        try Check.integer(cellWidth, "--cell-width", in: 32...1024, example: 240)
         if shader.foil != nil { throw ValidationError("kira foils draws every foil: leave out --foil") }
         let request = try self.request
         if request.output.depth != 8 { throw ValidationError("kira foils writes an 8-bit sheet: leave out --depth") }
