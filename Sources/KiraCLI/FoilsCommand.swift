@@ -57,5 +57,6 @@ struct FoilsCommand: ParsableCommand {
         let sheet = try FoilGallery.render(front: front, back: back, parameters: request.shader.parameters, cellWidth: cellWidth,
                                            renderer: FrameRenderer(threads: threads.count))
         try request.write(.rgba8(sheet), to: path)
+        if let note = output.defaultNote { writeToStandardError("kira foils: \(note)\n") }
     }
 }
