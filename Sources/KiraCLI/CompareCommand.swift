@@ -24,7 +24,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The second image (PNG).", valueName: "B.png"))
     var second: String
 
-    @Option(help: ArgumentHelp("Write a heat map of the differences (PNG).", valueName: "path"))
+    @Option(help: ArgumentHelp("Write a heat map of the differences (PNG), with its legend under it: a colour bar from 0 to 16+ 8-bit steps.", valueName: "path"))
     var diff: String?
 
     @Option(name: .customLong("min-psnr"), help: ArgumentHelp("Fail below this PSNR, in dB.", valueName: "dB"))
@@ -80,14 +80,19 @@ struct CompareCommand: ParsableCommand {
         if let maxError, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
-        if let diff { try PNGCodec.write(DiffMap.heatMap(a, b), to: diff) }
+        if let diff { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diff) }
         try writeToStandardOutput((json ? report(comparison, failures).json : report(comparison, failures).text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
     }
 
+    /// Whether any tolerance was given to check against.
+    private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil }
+
     /// Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
-        let diffBytes = diff == nil ? 0 : 2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
+        // The map, and the map with its legend.
+        let legendBytes = MemoryBudget.imageBytes(width: max(width, DiffMapLegend.minimumWidth), height: height + DiffMapLegend.height, channelBytes: 1)
+        let diffBytes = diff == nil ? 0 : MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1) + 2 * legendBytes
         return decoded + max(ImageComparison.estimatedWorkingBytes(width: width, height: height, mixedDepths: mixedDepths), diffBytes)
     }
 
@@ -101,7 +106,7 @@ struct CompareCommand: ParsableCommand {
             max error   \(format2(c.maxError * 255)) / 255
             mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
             pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
-            \(failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
+            \(!hasTolerance ? "no tolerance given (--min-psnr, --min-ssim, --max-error)" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
             """
         // JSON has no infinity: identical images have "psnr": null.
         let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(failures.isEmpty)}"#
