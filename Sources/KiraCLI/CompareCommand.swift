@@ -88,12 +88,8 @@ struct CompareCommand: ParsableCommand {
     /// Whether any tolerance was given to check against.
     private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil }
 
-    /// Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
-        // The map, and the map with its legend.
-        let legendBytes = MemoryBudget.imageBytes(width: max(width, DiffMapLegend.minimumWidth), height: height + DiffMapLegend.height, channelBytes: 1)
-        let diffBytes = diff == nil ? 0 : MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1) + 2 * legendBytes
-        return decoded + max(ImageComparison.estimatedWorkingBytes(width: width, height: height, mixedDepths: mixedDepths), diffBytes)
+        ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths, heatMap: diff != nil)
     }
 
     private func report(_ c: ImageComparison, _ failures: [String]) -> (text: String, json: String) {

@@ -2,6 +2,15 @@ import KiraImage
 
 /// A heat map of where two images differ, for looking at.
 public enum DiffMap {
+    /// The memory of a heat map of `width` × `height` images with its legend
+    /// (``DiffMapLegend``): the map's 8-bit pixels, the map with the legend, and, at most, as many
+    /// again for its PNG bytes.
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        let legended = MemoryBudget.imageBytes(width: max(width, DiffMapLegend.minimumWidth), height: height + DiffMapLegend.height,
+                                               channelBytes: 1)
+        return MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1) + 2 * legended
+    }
+
     /// One pixel per pixel: black where the images agree, then dark blue, red, orange and white
     /// as the largest channel difference grows to `fullScale` (a fraction of full scale; default
     /// 16 8-bit steps, so that a difference of one step is already visible).
