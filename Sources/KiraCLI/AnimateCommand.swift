@@ -138,12 +138,6 @@ struct AnimateCommand: ParsableCommand {
             try request.output.checkScaling(width: scenes[0].canvasWidth, height: scenes[0].canvasHeight)
         }
         if directory != nil, let note = request.frameNote { writeToStandardError("kira animate: frames: \(OptionSpelling.spell(note))\n") }
-        for path in videos.video {
-            if let note = VideoFormat(path: path)?.note(framesPerSecond: request.framesPerSecond,
-                                                        transparent: request.canvas.background == .transparent) {
-                writeToStandardError("kira animate: \(path): \(OptionSpelling.spell(note))\n")
-            }
-        }
 
         if let outputDirectory {
             try FileIO.makeDirectory(outputDirectory)
@@ -167,6 +161,12 @@ struct AnimateCommand: ParsableCommand {
         }
         // Said once the outputs are written: a failed run says only why it failed.
         if !quiet, let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
+        for path in videos.video {
+            if let note = VideoFormat(path: path)?.note(framesPerSecond: request.framesPerSecond,
+                                                        transparent: request.canvas.background == .transparent) {
+                writeToStandardError("kira animate: \(path): \(OptionSpelling.spell(note))\n")
+            }
+        }
         if outputDirectory == nil, let directory {
             writeToStandardError("kira animate: wrote \(scenes.count) frames to \(directory)/ (the default: no --output-dir, --apng, --sheet or --video given)\n")
         }
