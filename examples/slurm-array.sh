@@ -6,8 +6,9 @@
 # Task K of the array runs `kira batch MANIFEST --shard K/N` with K = $SLURM_ARRAY_TASK_ID and
 # N = $SLURM_ARRAY_TASK_COUNT (the array's size). The kira binary, the manifest, its textures and
 # the outputs are on a file system every node mounts. Re-submitting the script (or `scontrol
-# requeue` of a task) redoes only what is missing or out of date: each output has a record beside
-# it, and a killed task leaves no partial file.
+# requeue` of a task) redoes only what is missing or out of date: each output has a record in the
+# manifest's state folder (.MANIFEST.kira-state beside it, shared by the tasks; add --state DIR
+# below if the manifest's folder is read-only), and a killed task leaves no partial file.
 #
 # Exit status per task: 0 done, 1 some rows failed (named in the task's log), 2 unusable manifest.
 #SBATCH --job-name=kira-catalogue

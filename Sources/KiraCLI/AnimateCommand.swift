@@ -92,7 +92,7 @@ struct AnimateCommand: ParsableCommand {
             throw ValidationError("\(scaling.width != nil ? "--width" : "--height") applies to numbered frames (--output-dir) and --apng; videos take --video-width")
         }
         try videos.check(framesPerSecond: try request.framesPerSecond)
-        try Check.integer(columns, "--columns", in: 1...100)
+        try Check.integer(columns, "--columns", in: 1...100, example: 8)
         for path in [outputDirectory, apng, sheet].compactMap({ $0 }) where path.isEmpty {
             throw ValidationError("output paths must not be empty")
         }
@@ -161,6 +161,15 @@ struct AnimateCommand: ParsableCommand {
         }
         // Said once the outputs are written: a failed run says only why it failed.
         if !quiet, let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
+        for path in videos.video {
+            if let note = VideoFormat(path: path)?.note(framesPerSecond: request.framesPerSecond,
+                                                        transparent: request.canvas.background == .transparent) {
+                writeToStandardError("kira animate: \(path): \(OptionSpelling.spell(note))\n")
+            }
+        }
+        if outputDirectory == nil, let directory {
+            writeToStandardError("kira animate: wrote \(scenes.count) frames to \(directory)/ (the default: no --output-dir, --apng, --sheet or --video given)\n")
+        }
     }
 
     /// Renders the frames once into every output asked for: each is a sink that receives every

@@ -14,8 +14,10 @@ struct BatchCommand: ParsableCommand {
             \(RenderRequest.parameters.map(\.name).joined(separator: ", ")): each is the kira render option of the \
             same name, with its default when absent or empty; paths are taken from the manifest's folder. \
             Each output is byte-identical to kira render with the same values. \
-            Outputs that are up to date (a record .NAME.kira-batch beside each output holds the hashes of \
-            its textures, the row's values and Kira's version) are skipped. \
+            Outputs that are up to date are skipped: a record of each output (the hashes of its textures and \
+            bytes, the row's values and Kira's version) is kept in the state folder, .MANIFEST.kira-state beside \
+            the manifest unless --state names another; records .NAME.kira-batch beside outputs, from earlier \
+            versions, are still read. \
             --shard K/N takes the K-th of N contiguous blocks of rows (K from 0, N up to 1000000). \
             Exit status: 0 all rows done or up to date, 1 some rows failed (each is named), 2 the manifest \
             cannot be used (nothing is rendered).
@@ -28,6 +30,9 @@ struct BatchCommand: ParsableCommand {
     // `.unconditional`: `--shard -1/2` is a (bad) value to explain, not a missing one.
     @Option(parsing: .unconditional, help: ArgumentHelp("Render only block K of N (K = 0…N-1), e.g. \"$JOB_COMPLETION_INDEX/16\".", valueName: "K/N"))
     var shard = "0/1"
+
+    @Option(help: ArgumentHelp("The folder for the records of the outputs (default: .MANIFEST.kira-state beside the manifest; required when the manifest's folder is not writable).", valueName: "dir"))
+    var state: String?
 
     @OptionGroup var threads: ThreadOptions
 
@@ -63,6 +68,15 @@ struct BatchCommand: ParsableCommand {
             throw InputError("\(manifest): rows \(first) and \(row.number) both write \(row.values[CataloguePlan.outputColumn] ?? "")")
         }
 
+        let store = RecordStore(directory: state ?? RecordStore.defaultDirectory(forManifest: manifest))
+        do {
+            try store.prepare()
+        } catch {
+            throw InputError(state == nil
+                ? "\(error.description); the records need a folder that can be written: give one with --state DIR"
+                : error.description)
+        }
+
         let rows = catalogue.rows[shard.rows(ofTotal: catalogue.rows.count)]
         var summary = BatchSummary(manifest: manifest, shard: shard.description, rows: rows.count)
         var progress = ProgressBar(total: rows.count, label: "batch \(shard)", quiet: quiet)
@@ -73,7 +87,7 @@ struct BatchCommand: ParsableCommand {
         }
 
         let cache = TextureCache()
-        let plan = CataloguePlan(rows, of: catalogue, kiraVersion: BuildInfo.version, cache: cache)
+        let plan = CataloguePlan(rows, of: catalogue, kiraVersion: BuildInfo.version, store: store, cache: cache)
         for failure in plan.failures { fail(failure.row, failure.output, failure.reason) }
         summary.skipped = plan.skipped
         let jobs = plan.jobs

@@ -56,9 +56,9 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var memory: MemoryOptions
 
     func validate() throws {
-        try Check.integer(frames, "--frames", in: 1...1000)
-        try Check.integer(repeats, "--repeats", in: 1...100)
-        if let threads { try Check.integer(threads, "--threads", in: 1...1024) }
+        try Check.integer(frames, "--frames", in: 1...1000, example: 60)
+        try Check.integer(repeats, "--repeats", in: 1...100, example: 5)
+        if let threads { try Check.integer(threads, "--threads", in: 1...1024, example: 4) }
         if (art == nil) != (mask == nil) { throw ValidationError("give --art and --mask together") }
         for path in paths where !Bench.pathNames.contains(path) {
             throw ValidationError("unknown path '\(path)' (one of \(Bench.pathNames.joined(separator: ", ")))")

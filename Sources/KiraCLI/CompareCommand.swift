@@ -24,7 +24,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The second image (PNG).", valueName: "B.png"))
     var second: String
 
-    @Option(help: ArgumentHelp("Write a heat map of the differences (PNG).", valueName: "path"))
+    @Option(help: ArgumentHelp("Write a heat map of the differences (PNG), with its legend under it: a colour bar from 0 to 16+ 8-bit steps.", valueName: "path"))
     var diff: String?
 
     @Option(name: .customLong("min-psnr"), help: ArgumentHelp("Fail below this PSNR, in dB.", valueName: "dB"))
@@ -46,10 +46,10 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var memory: MemoryOptions
 
     func validate() throws {
-        if let minPSNR { try Check.number(minPSNR, "--min-psnr", in: 0...1000) }
-        if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1) }
-        if let maxError { try Check.number(maxError, "--max-error", in: 0...255) }
-        try Check.number(threshold, "--threshold", in: 0...255)
+        if let minPSNR { try Check.number(minPSNR, "--min-psnr", in: 0...1000, example: 40) }
+        if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1, example: 0.99) }
+        if let maxError { try Check.number(maxError, "--max-error", in: 0...255, example: 2) }
+        try Check.number(threshold, "--threshold", in: 0...255, example: 8)
     }
 
     func run() throws {
@@ -80,10 +80,13 @@ struct CompareCommand: ParsableCommand {
         if let maxError, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
-        if let diff { try PNGCodec.write(DiffMap.heatMap(a, b), to: diff) }
+        if let diff { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diff) }
         try writeToStandardOutput((json ? report(comparison, failures).json : report(comparison, failures).text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
     }
+
+    /// Whether any tolerance was given to check against.
+    private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil }
 
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
         ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths, heatMap: diff != nil)
@@ -99,7 +102,7 @@ struct CompareCommand: ParsableCommand {
             max error   \(format2(c.maxError * 255)) / 255
             mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
             pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
-            \(failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
+            \(!hasTolerance ? "no tolerance given (--min-psnr, --min-ssim, --max-error)" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
             """
         // JSON has no infinity: identical images have "psnr": null.
         let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(failures.isEmpty)}"#

@@ -39,7 +39,7 @@ struct FoilsCommand: ParsableCommand {
     }
 
     func validate() throws {
-        try Check.integer(cellWidth, "--cell-width", in: 32...1024)
+        try Check.integer(cellWidth, "--cell-width", in: 32...1024, example: 240)
         if shader.foil != nil { throw ValidationError("kira foils draws every foil: leave out --foil") }
         let request = try self.request
         if request.output.depth != 8 { throw ValidationError("kira foils writes an 8-bit sheet: leave out --depth") }
@@ -57,5 +57,6 @@ struct FoilsCommand: ParsableCommand {
         let sheet = try FoilGallery.render(front: front, back: back, parameters: request.shader.parameters, cellWidth: cellWidth,
                                            renderer: FrameRenderer(threads: threads.count))
         try request.write(.rgba8(sheet), to: path)
+        if let note = output.defaultNote { writeToStandardError("kira foils: \(note)\n") }
     }
 }

@@ -28,12 +28,13 @@ struct KiraCommand: ParsableCommand {
         returnLargeBuffersToTheSystem()
         // Arguments as the bytes given: a file name need not be UTF-8 (see PathBytes).
         let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
+        if let unknown = unknownCommand(arguments) { fail(unknown, command: nil) }
         var command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
-            fail(message(for: error), command: subcommandName(arguments))
+            fail(Suggestion.pruned(message(for: error)), command: subcommandName(arguments))
         }
         // Parsing writes no file, so the handlers can wait until the command is known.
         if !(command is HandlesTerminationSignals) { TerminationCleanup.installSignalHandlers() }
@@ -58,6 +59,26 @@ struct KiraCommand: ParsableCommand {
         sigemptyset(&signals)
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// The commands, as typed.
+    private static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
+
+    /// The message for a first argument (or `help`'s argument) that names no command, with the
+    /// command meant when one is close; nil when the arguments name a command or start with an
+    /// option (argument-parser's to check).
+    private static func unknownCommand(_ arguments: [String]) -> String? {
+        guard var name = arguments.first, !name.hasPrefix("-") else { return nil }
+        if name == "help" {
+            // `kira help` alone is the overview; `kira help NAME` must name a command.
+            guard arguments.count > 1, !arguments[1].hasPrefix("-") else { return nil }
+            name = arguments[1]
+        }
+        if commandNames.contains(name) || (name == "help" && arguments.first == "help") { return nil }
+        if let meant = Suggestion.closest(to: name, among: commandNames) {
+            return "unknown command '\(name)'; did you mean '\(meant)'?"
+        }
+        return "unknown command '\(name)'; the commands are \(commandNames.joined(separator: ", "))"
     }
 
     private static func subcommandName(_ arguments: [String]) -> String? {

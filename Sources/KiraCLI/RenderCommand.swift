@@ -54,6 +54,7 @@ struct RenderCommand: ParsableCommand {
         if let note = request.outputNote(for: format) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()
         try request.write(try request.render(scene, with: FrameRenderer(threads: threads.count)), to: path)
+        if let note = output.defaultNote { writeToStandardError("kira render: \(note)\n") }
         // Said once the frame is written: a failed run says only why it failed.
         for note in request.notes(for: scene) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
     }

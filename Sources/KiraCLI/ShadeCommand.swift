@@ -74,5 +74,6 @@ struct ShadeCommand: ParsableCommand {
         if let note = request.outputNote(for: format, face: input.face) { writeToStandardError("kira shade: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()
         try request.write(try request.shade(input.face, with: ShadeRenderer(threads: threads.count)), to: path)
+        if let note = output.defaultNote { writeToStandardError("kira shade: \(note)\n") }
     }
 }

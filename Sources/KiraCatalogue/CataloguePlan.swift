@@ -31,13 +31,13 @@ public struct CataloguePlan {
     public static var columns: Set<String> { Set([outputColumn] + RenderRequest.parameters.map(\.name)) }
 
     /// Plans `rows` of `manifest`: each parsed, checked against the catalogue's textures, and
-    /// compared with its record (hashing textures through `cache`).
-    public init(_ rows: some Sequence<ManifestRow>, of manifest: Manifest, kiraVersion: String, cache: TextureCache) {
+    /// compared with its record in `store` (hashing textures through `cache`).
+    public init(_ rows: some Sequence<ManifestRow>, of manifest: Manifest, kiraVersion: String, store: RecordStore, cache: TextureCache) {
         let inputs = BatchInputFiles(manifest)
         for row in rows {
             let job: FrameJob
             do throws(RequestError) {
-                job = try Self.job(for: row, in: manifest, kiraVersion: kiraVersion)
+                job = try Self.job(for: row, in: manifest, kiraVersion: kiraVersion, store: store)
             } catch {
                 failures.append(Failure(row: row.number, output: row.values[Self.outputColumn], reason: error.description))
                 continue
@@ -47,7 +47,8 @@ public struct CataloguePlan {
                 continue
             }
             do {
-                if try Self.expectedRecord(for: job, cache: cache).isUpToDate(output: job.output) {
+                if let stored = RecordStore.read(at: job.recordPath, output: job.output),
+                   try Self.expectedRecord(for: job, cache: cache).isUpToDate(output: job.output, stored: stored) {
                     skipped += 1
                     continue
                 }
@@ -60,8 +61,10 @@ public struct CataloguePlan {
     }
 
     /// The row's frame job: its values parsed by ``RenderRequest``'s parameters, its paths taken
-    /// from the manifest's folder.
-    public static func job(for row: ManifestRow, in manifest: Manifest, kiraVersion: String) throws(RequestError) -> FrameJob {
+    /// from the manifest's folder, its record kept in `store`.
+    public static func job(for row: ManifestRow, in manifest: Manifest, kiraVersion: String, store: RecordStore)
+        throws(RequestError) -> FrameJob
+    {
         guard let outputValue = row.values[outputColumn] else { throw RequestError(parameter: nil, reason: "no output") }
         var request = RenderRequest()
         var recorded: [String] = []
@@ -84,8 +87,10 @@ public struct CataloguePlan {
         } catch {
             throw RequestError(parameter: nil, reason: error.description)
         }
+        let key = RecordStore.key(outputValue)
         return FrameJob(row: row.number, output: output, format: format, request: request,
-                        record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:]))
+                        record: OutputRecord(kira: kiraVersion, values: recorded.sorted(), textures: [:], path: key),
+                        recordPath: store.path(forKey: key))
     }
 
     /// The record a job's output must have to count as up to date: the job's values with the

@@ -17,13 +17,16 @@ public struct FrameJob: Sendable {
     public var request: RenderRequest
     /// The row's record; the texture hashes are filled in from the bytes actually decoded.
     public var record: OutputRecord
+    /// Where the record is written (``RecordStore/path(forKey:)``).
+    public var recordPath: String
 
-    public init(row: Int, output: String, format: StillFormat = .png, request: RenderRequest, record: OutputRecord) {
+    public init(row: Int, output: String, format: StillFormat = .png, request: RenderRequest, record: OutputRecord, recordPath: String) {
         self.row = row
         self.output = output
         self.format = format
         self.request = request
         self.record = record
+        self.recordPath = recordPath
     }
 }
 
@@ -104,7 +107,8 @@ public final class CatalogueRenderer {
                     record.textures = faces.hashes
                     return (scene, CatalogueFrame(job: index, output: jobs[index].output,
                                                   inputs: inputs + jobs[index].request.card.paths,
-                                                  encoder: jobs[index].request.output.encoder(for: jobs[index].format), record: record))
+                                                  encoder: jobs[index].request.output.encoder(for: jobs[index].format),
+                                                  record: record, recordPath: jobs[index].recordPath))
                 }
                 start += scenes.count
                 let rendered = first.request.output.depth == 16

@@ -44,7 +44,7 @@ final class CatalogueSink<Channel: LaneChannel>: FrameSink {
 
     func consume(_ image: RGBAImage<Channel>, index: Int, encoded: Result<(bytes: [UInt8], hash: String), ImageFileError>) throws {
         let frame = frames.withLock { $0[index] }
-        if let failure = makeDirectory(for: frame.output) {
+        if let failure = makeDirectory(for: frame.output) ?? makeDirectory(for: frame.recordPath) {
             outcomes.withLock { $0.append((frame.job, .failed(failure))) }
             return
         }
@@ -59,7 +59,7 @@ final class CatalogueSink<Channel: LaneChannel>: FrameSink {
                 // output that does not match its record (and is made again), never one wrongly up
                 // to date.
                 let file = try AtomicOutputFile(path: frame.output, rule: .catalogue, inputs: frame.inputs)
-                try frame.record.write(for: frame.output, outputHash: encodedFile.hash)
+                try frame.record.write(to: frame.recordPath, outputHash: encodedFile.hash)
                 try file.write(encodedFile.bytes)
                 try file.commit()
                 outcome = .rendered
@@ -105,4 +105,5 @@ struct CatalogueFrame: Sendable {
     var inputs: [String]
     var encoder: StillEncoder
     var record: OutputRecord
+    var recordPath: String
 }

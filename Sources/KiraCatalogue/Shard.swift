@@ -36,10 +36,10 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
             throw RequestError(parameter: "shard", reason: "must be K/N, two whole numbers with 0 ≤ K < N, e.g. 3/16, not \"\(text)\"")
         }
         guard (1...Self.maxCount).contains(n) else {
-            throw RequestError(parameter: "shard", reason: "\(k)/\(n): N must be 1…\(Self.maxCount)")
+            throw RequestError(parameter: "shard", reason: "\(k)/\(n): N must be 1…\(Self.maxCount), e.g. 0/16")
         }
         guard (0..<n).contains(k) else {
-            throw RequestError(parameter: "shard", reason: "\(k)/\(n): K must be 0…\(n - 1) (K counts from 0)")
+            throw RequestError(parameter: "shard", reason: "\(k)/\(n): K must be 0…\(n - 1) (K counts from 0), e.g. 0/\(n)")
         }
         self.init(index: k, count: n)!
     }

@@ -2,10 +2,13 @@ import KiraImage
 
 /// A heat map of where two images differ, for looking at.
 public enum DiffMap {
-    /// The memory of a heat map of `width` × `height` images: its 8-bit pixels and, at most, as
-    /// many again for its PNG bytes.
+    /// The memory of a heat map of `width` × `height` images with its legend
+    /// (``DiffMapLegend``): the map's 8-bit pixels, the map with the legend, and, at most, as many
+    /// again for its PNG bytes.
     public static func estimatedBytes(width: Int, height: Int) -> Int {
-        2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
+        let legended = MemoryBudget.imageBytes(width: max(width, DiffMapLegend.minimumWidth), height: height + DiffMapLegend.height,
+                                               channelBytes: 1)
+        return MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1) + 2 * legended
     }
 
     /// One pixel per pixel: black where the images agree, then dark blue, red, orange and white
@@ -28,23 +31,35 @@ public enum DiffMap {
         _ xs: [X], _ xScale: Double, _ ys: [Y], _ yScale: Double, _ width: Int, _ height: Int, _ fullScale: Double
     ) -> RGBAImage<UInt8> {
         var map = RGBAImage<UInt8>(width: width, height: height)
-        let stops: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.1, 0.6), SIMD3(0.85, 0.1, 0.1), SIMD3(1, 0.6, 0), SIMD3(1, 1, 1)]
         for p in 0..<(width * height) {
             var worst = 0.0
             for c in 0..<4 { worst = max(worst, abs(Double(xs[p * 4 + c]) / xScale - Double(ys[p * 4 + c]) / yScale)) }
-            var color = SIMD3<Float>(0, 0, 0)
-            if worst > 0 {
-                // Any difference gets at least the first colour step.
-                let t = Float(min(1, max(0.25, worst / fullScale))) * Float(stops.count - 1)
-                let i = min(Int(t), stops.count - 2)
-                color = stops[i] + (stops[i + 1] - stops[i]) * (t - Float(i))
-            }
-            let rgb = (color * 255).rounded(.toNearestOrEven)
-            map.channels[p * 4] = UInt8(rgb.x)
-            map.channels[p * 4 + 1] = UInt8(rgb.y)
-            map.channels[p * 4 + 2] = UInt8(rgb.z)
-            map.channels[p * 4 + 3] = 255
+            map.set(p, color(for: worst, fullScale: fullScale))
         }
         return map
+    }
+
+    /// The map's colour for a difference of `error` (a fraction of full scale): black for none,
+    /// then dark blue, red, orange and white as it grows to `fullScale`.
+    package static func color(for error: Double, fullScale: Double) -> SIMD3<UInt8> {
+        let stops: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.1, 0.6), SIMD3(0.85, 0.1, 0.1), SIMD3(1, 0.6, 0), SIMD3(1, 1, 1)]
+        var color = SIMD3<Float>(0, 0, 0)
+        if error > 0 {
+            // Any difference gets at least the first colour step.
+            let t = Float(min(1, max(0.25, error / fullScale))) * Float(stops.count - 1)
+            let i = min(Int(t), stops.count - 2)
+            color = stops[i] + (stops[i + 1] - stops[i]) * (t - Float(i))
+        }
+        return SIMD3<UInt8>((color * 255).rounded(.toNearestOrEven))
+    }
+}
+
+extension RGBAImage<UInt8> {
+    /// Sets pixel `index` (row-major) to the opaque colour `rgb`.
+    mutating func set(_ index: Int, _ rgb: SIMD3<UInt8>) {
+        channels[index * 4] = rgb.x
+        channels[index * 4 + 1] = rgb.y
+        channels[index * 4 + 2] = rgb.z
+        channels[index * 4 + 3] = 255
     }
 }

@@ -36,9 +36,9 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
     public static let parameters: [RequestParameter<AnimationRequest>] = [
         .choice("preset", \.preset, words: AnimationPreset.allCases.map { ($0.rawValue, $0) }, help: "The animation."),
         .integer("fps", \.framesPerSecond, in: 1...240, default: 30, valueName: "n", help: "Frames per second, 1...240 (default: 30)."),
-        .number("duration", \.duration, in: lengths, valueName: "s",
+        .number("duration", \.duration, in: lengths, example: 4, valueName: "s",
                 help: "Seconds to render, up to 600 (default: the preset's own length; a looping preset plays whole loops)."),
-        .integer("loops", \.loopCount, in: 1...1000, default: 0, valueName: "n", help: "Loops of a looping preset in the file, 1...1000 (default: 1)."),
+        .integer("loops", \.loopCount, in: 1...1000, default: 0, example: 2, valueName: "n", help: "Loops of a looping preset in the file, 1...1000 (default: 1)."),
         .path("drag", \.drag, help: "A drag for the tilt presets: CSV lines `time,dx,dy` or a JSON array (default: a figure-eight)."),
     ]
         + CardTextures.parameters.map { $0.lifted(\.card) }

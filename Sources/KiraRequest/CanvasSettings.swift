@@ -59,7 +59,7 @@ public struct CanvasSettings: Sendable, Equatable {
                        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
                    }.joined()
                }),
-        .number("scale", \.scale, in: 0.01...4, valueName: "s",
+        .number("scale", \.scale, in: 0.01...4, example: 0.5, valueName: "s",
                 help: "Draw the card at this scale, 0.01...4 (default 1: one art pixel per canvas pixel); without {size} the canvas scales too."),
         .flag("fit", \.fit, help: "Scale the card so that it fills {size} as drawn (at its pose, or over every frame of an animation), with a margin of 4% of the shorter side (a canvas smaller than the card crops it otherwise)."),
     ]

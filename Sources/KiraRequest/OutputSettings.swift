@@ -52,12 +52,12 @@ public struct OutputSettings: Sendable, Equatable {
 
     /// The entries of the lossy formats and of scaling, which animations take too.
     static let formatParameters: [RequestParameter<OutputSettings>] = [
-        .integer("quality", \.quality, in: 0...100, valueName: "q",
+        .integer("quality", \.quality, in: 0...100, example: 85, valueName: "q",
                  help: "Quality of a .webp (0...100) or .jpg (1...100) output; higher is larger and closer (default: \(defaultQuality))."),
         .flag("lossless", \.lossless, help: "Store a .webp output losslessly."),
-        .integer("width", \.width, in: 1...CanvasSettings.maxSide, valueName: "px",
+        .integer("width", \.width, in: 1...CanvasSettings.maxSide, example: 400, valueName: "px",
                  help: "Scale the image down to this width (Lanczos, aspect kept; with {height}, to fit both) (default: as rendered)."),
-        .integer("height", \.height, in: 1...CanvasSettings.maxSide, valueName: "px",
+        .integer("height", \.height, in: 1...CanvasSettings.maxSide, example: 500, valueName: "px",
                  help: "Scale the image down to this height (Lanczos, aspect kept; with {width}, to fit both) (default: as rendered)."),
     ]
 
@@ -77,7 +77,7 @@ public struct OutputSettings: Sendable, Equatable {
         if lossless, format != .webp { throw RequestError(parameter: "lossless", reason: "applies to .webp outputs, not \(format.name)") }
         if let quality {
             guard format != .png else { throw RequestError(parameter: "quality", reason: "applies to .webp and .jpg outputs (a PNG is lossless)") }
-            if format == .jpeg, quality == 0 { throw RequestError(parameter: "quality", reason: "must be between 1 and 100 for a JPEG, not 0") }
+            if format == .jpeg, quality == 0 { throw RequestError(parameter: "quality", reason: "must be between 1 and 100 for a JPEG, e.g. 85, not 0") }
         }
         if compression != .standard, format != .png {
             throw RequestError(parameter: "compression", reason: "applies to .png outputs, not \(format.name)")

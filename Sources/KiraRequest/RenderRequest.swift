@@ -37,9 +37,9 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
 
     /// The pose's entries.
     static let poseParameters: [RequestParameter<CardPose>] = [
-        .number("tilt_x", \.tiltX, in: tiltRange, default: 0, valueName: "deg", help: tiltHelp("x")),
-        .number("tilt_y", \.tiltY, in: tiltRange, default: 0, valueName: "deg", help: tiltHelp("y")),
-        .number("flip", \.flip, in: -720...720, default: 0, valueName: "deg", help: "Flip angle in degrees: 0 front, 180 back, -720...720 (default: 0)."),
+        .number("tilt_x", \.tiltX, in: tiltRange, default: 0, example: 8, valueName: "deg", help: tiltHelp("x")),
+        .number("tilt_y", \.tiltY, in: tiltRange, default: 0, example: -6, valueName: "deg", help: tiltHelp("y")),
+        .number("flip", \.flip, in: -720...720, default: 0, example: 180, valueName: "deg", help: "Flip angle in degrees: 0 front, 180 back, -720...720 (default: 0)."),
         .choice("axis", \.flipAxis, words: [("y", .y), ("x", .x), ("xy", .diagonal)], default: .y,
                 help: "Flip axis: y (as the seed's card), x, or xy (the diagonal 1,1,0) (default: y)."),
         .number("perspective", \.flipPerspective, in: 0...10, default: 0.7, valueName: "p",

@@ -74,49 +74,53 @@ public struct RequestParameter<Root>: Sendable {
 }
 
 extension RequestParameter {
-    /// A number within `range`, stored at `path`.
+    /// A number within `range`, stored at `path`; messages show `example` (by default the default).
     public static func number<V: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
-        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, in range: ClosedRange<V>, default: V,
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, in range: ClosedRange<V>, default: V, example: V? = nil,
         valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .number,
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.number(text, in: range, name: name)
+                 root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example ?? `default`)
              },
              canonical: { $0[keyPath: path] == `default` ? nil : ParameterValue.format($0[keyPath: path]) })
     }
 
-    /// A number within `range` that is unset (nil) by default, stored at `path`.
+    /// A number within `range` that is unset (nil) by default, stored at `path`; messages show
+    /// `example`.
     public static func number<V: BinaryFloatingPoint & LosslessStringConvertible & Sendable>(
-        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, in range: ClosedRange<V>,
+        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, in range: ClosedRange<V>, example: V,
         valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .number,
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.number(text, in: range, name: name)
+                 root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example)
              },
              canonical: { $0[keyPath: path].map(ParameterValue.format) })
     }
 
-    /// A whole number within `range`, stored at `path`.
+    /// A whole number within `range`, stored at `path`; messages show `example` (by default the
+    /// default).
     public static func integer(
         _ name: String, _ path: WritableKeyPath<Root, Int> & Sendable, in range: ClosedRange<Int>, default: Int,
-        valueName: String, help: String
+        example: Int? = nil, valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .integer,
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name)
+                 root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example ?? `default`)
              },
              canonical: { $0[keyPath: path] == `default` ? nil : String($0[keyPath: path]) })
     }
 
-    /// A whole number within `range` that is unset (nil) by default, stored at `path`.
+    /// A whole number within `range` that is unset (nil) by default, stored at `path`; messages
+    /// show `example`.
     public static func integer(
-        _ name: String, _ path: WritableKeyPath<Root, Int?> & Sendable, in range: ClosedRange<Int>, valueName: String, help: String
+        _ name: String, _ path: WritableKeyPath<Root, Int?> & Sendable, in range: ClosedRange<Int>, example: Int,
+        valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .integer,
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name)
+                 root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example)
              },
              canonical: { $0[keyPath: path].map { String($0) } })
     }
@@ -185,27 +189,31 @@ extension RequestParameter {
 
 /// The parsers behind ``RequestParameter``'s kinds, with messages that say what is valid.
 enum ParameterValue {
+    /// A number in `range`; messages give the range and `example` (a value in it).
     static func number<V: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ text: String, in range: ClosedRange<V>, name: String
+        _ text: String, in range: ClosedRange<V>, name: String, example: V
     ) throws(RequestError) -> V {
+        let valid = "between \(format(range.lowerBound)) and \(format(range.upperBound)), e.g. \(format(example))"
         guard let value = V(text.trimmingSpaces) else {
-            throw RequestError(parameter: name, reason: "must be a number between \(format(range.lowerBound)) and \(format(range.upperBound)), not \"\(text)\"")
+            throw RequestError(parameter: name, reason: "must be a number \(valid), not \"\(text)\"")
         }
         guard value.isFinite else {
-            throw RequestError(parameter: name, reason: "must be a finite number between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(value)")
+            throw RequestError(parameter: name, reason: "must be a finite number \(valid), not \(value)")
         }
         guard range.contains(value) else {
-            throw RequestError(parameter: name, reason: "must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(format(value))")
+            throw RequestError(parameter: name, reason: "must be \(valid), not \(format(value))")
         }
         return value
     }
 
-    static func integer(_ text: String, in range: ClosedRange<Int>, name: String) throws(RequestError) -> Int {
+    /// A whole number in `range`; messages give the range and `example` (a value in it).
+    static func integer(_ text: String, in range: ClosedRange<Int>, name: String, example: Int) throws(RequestError) -> Int {
+        let valid = "between \(range.lowerBound) and \(range.upperBound), e.g. \(example)"
         guard let value = Int(text.trimmingSpaces) else {
-            throw RequestError(parameter: name, reason: "must be a whole number between \(range.lowerBound) and \(range.upperBound), not \"\(text)\"")
+            throw RequestError(parameter: name, reason: "must be a whole number \(valid), not \"\(text)\"")
         }
         guard range.contains(value) else {
-            throw RequestError(parameter: name, reason: "must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+            throw RequestError(parameter: name, reason: "must be \(valid), not \(value)")
         }
         return value
     }

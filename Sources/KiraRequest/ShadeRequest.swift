@@ -31,8 +31,8 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
         .path("foil_map", \.foilMap, help: FaceInput.foilMapHelp),
     ]
         + [
-            .number("tilt_x", \.tiltX, in: RenderRequest.tiltRange, valueName: "deg", help: RenderRequest.tiltHelp("x")),
-            .number("tilt_y", \.tiltY, in: RenderRequest.tiltRange, valueName: "deg", help: RenderRequest.tiltHelp("y")),
+            .number("tilt_x", \.tiltX, in: RenderRequest.tiltRange, example: 8, valueName: "deg", help: RenderRequest.tiltHelp("x")),
+            .number("tilt_y", \.tiltY, in: RenderRequest.tiltRange, example: -6, valueName: "deg", help: RenderRequest.tiltHelp("y")),
             .value("normal", \.normal, default: nil, valueName: "x,y,z",
                    help: "The face normal instead of a tilt, e.g. -0.3,0.2,0.9 (normalised).",
                    parse: { (text: String) throws(RequestError) -> SIMD3<Float>? in

@@ -37,7 +37,7 @@ public struct ShaderSettings: Sendable, Equatable {
     static let parameters: [RequestParameter<ShaderSettings>] = [
         .choice("shader", \.preset, default: .seed,
                 help: "Shader constants: seed (the Metal shader Kira reproduces) or threejs (its GLSL ancestor: angle strength 20, no y flip) (default: seed)."),
-        .number("angle_strength", \.angleStrength, in: -1000...1000, valueName: "k",
+        .number("angle_strength", \.angleStrength, in: -1000...1000, example: 20, valueName: "k",
                 help: "Hue cycles per radian of view angle, -1000...1000 (overrides {shader})."),
         .choice("y_flip", \.verticalFlip, words: [("seed-width", .seedWidth), ("height", .height), ("none", .none)],
                 help: "Noise y flip: seed-width (the seed's quirk), height, or none (overrides {shader})."),
@@ -47,7 +47,7 @@ public struct ShaderSettings: Sendable, Equatable {
                 help: "The foil's look, each described in docs/looks.md (default: kira, the original's)."),
         .number("intensity", \.intensity, in: KiraParameters.intensityRange, default: KiraParameters.seed.intensity,
                 valueName: "x", help: "How strong the foil's shine is, 0...2: 0 the art alone, 1 as designed (default: 1)."),
-        .number("glare", \.glare, in: KiraParameters.glareRange, default: KiraParameters.seed.glare, valueName: "x",
+        .number("glare", \.glare, in: KiraParameters.glareRange, default: KiraParameters.seed.glare, example: 0.5, valueName: "x",
                 help: "A soft highlight that follows the tilt, 0...1 (default: 0, none)."),
     ]
 

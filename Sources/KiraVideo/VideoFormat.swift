@@ -38,6 +38,23 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     /// Whether the format keeps a transparent background.
     public var hasAlpha: Bool { self != .mp4 }
 
+    /// What a user should know about a clip at `framesPerSecond` in this format, or nil: a GIF
+    /// whose rate does not divide 100 has frames of two lengths (whole hundredths of a second, so
+    /// 30 frames/s alternate 30 and 40 ms), and an MP4 has no transparency to keep.
+    public func note(framesPerSecond: Int, transparent: Bool) -> String? {
+        switch self {
+        case .gif where 100 % framesPerSecond != 0:
+            let short = 100 / framesPerSecond
+            let average = (1000 / Double(framesPerSecond) * 10).rounded() / 10
+            return "a GIF's frame delays are whole hundredths of a second: at \(framesPerSecond) frames/s its frames last "
+                + "\(short * 10) or \((short + 1) * 10) ms (\(average) ms on average); a rate that divides 100 (e.g. 25 or 50) gives even delays"
+        case .mp4 where transparent:
+            return "MP4 has no transparency: the transparent background is flattened onto black (give {background}, or write .webm, .webp or .gif to keep it)"
+        default:
+            return nil
+        }
+    }
+
     /// The constant-rate-factor range of the codec (lower is better and larger), if it has one.
     public var qualityRange: ClosedRange<Int>? {
         switch self {

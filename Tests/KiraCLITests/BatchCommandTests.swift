@@ -123,8 +123,9 @@ import Testing
         }
         #expect(rendered == 24)
         let written = Self.files(under: workspace.file("cat/out"))
-        #expect(written.filter { $0.hasSuffix(".png") && !$0.contains("/.") }.count == 24)
-        #expect(written.count == 48, "pngs and records only: \(written)")
+        #expect(written.count == 24 && written.allSatisfy { $0.hasSuffix(".png") && !$0.contains("/.") }, "pngs only: \(written)")
+        let records = Self.files(under: workspace.file("cat/.cards.csv.kira-state"))
+        #expect(records.count == 24 && records.allSatisfy { $0.hasSuffix(".kira-batch") }, "records only: \(records)")
         let before = try outputs.map { try Self.identity(workspace.file("cat/" + $0)) }
 
         let again = try workspace.run("batch", "cat/cards.csv", "--json")
@@ -153,7 +154,9 @@ import Testing
 
         let left = Self.files(under: workspace.file("cat/out"))
         let finished = left.filter { $0.hasSuffix(".png") }
-        #expect(left.allSatisfy { $0.hasSuffix(".png") || $0.hasSuffix(".kira-batch") }, "temporary files left: \(left)")
+        #expect(left.allSatisfy { $0.hasSuffix(".png") && !$0.contains("/.") }, "temporary files left: \(left)")
+        let records = Self.files(under: workspace.file("cat/.cards.csv.kira-state"))
+        #expect(records.allSatisfy { $0.hasSuffix(".kira-batch") && !$0.contains("/.") }, "temporary files left: \(records)")
         #expect(finished.count < outputs.count, "the batch finished before the kill; make it longer")
         for file in finished { #expect(throws: Never.self, "\(file)") { try PNGCodec.read(workspace.file("cat/out/" + file)) } }
         let before = try finished.map { try Self.identity(workspace.file("cat/out/" + $0)) }
@@ -165,7 +168,8 @@ import Testing
         #expect(summary.skipped >= finished.count - 1, "\(summary), \(finished.count) finished before")
         let after = try finished.map { try Self.identity(workspace.file("cat/out/" + $0)) }
         #expect(zip(before, after).filter { $0 != $1 }.count <= 1, "finished outputs rewritten")
-        #expect(Self.files(under: workspace.file("cat/out")).count == 2 * outputs.count)
+        #expect(Self.files(under: workspace.file("cat/out")).count == outputs.count)
+        #expect(Self.files(under: workspace.file("cat/.cards.csv.kira-state")).count == outputs.count)
         let render = try CLIRunner.run(in: workspace, Self.renderArguments(card: 1, tilt: 3, size: "240x320") + ["-o", "output/r.png"])
         #expect(render.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/r.png")))
@@ -181,8 +185,8 @@ import Testing
         #expect(try workspace.run("batch", "cat/cards.csv").status == 0)
         let victim = workspace.file("victim.txt")
         try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: victim))
-        let linked = workspace.file("cat/" + OutputRecord.path(for: outputs[0]))
-        let fifo = workspace.file("cat/" + OutputRecord.path(for: outputs[1]))
+        let store = RecordStore(directory: workspace.file("cat/.cards.csv.kira-state"))
+        let linked = store.path(forKey: outputs[0]), fifo = store.path(forKey: outputs[1])
         for record in [linked, fifo] { unlink(record) }
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: victim)
         #expect(mkfifo(fifo, 0o644) == 0)
@@ -200,6 +204,100 @@ import Testing
             #expect(type == .typeRegular, "\(record) is \(String(describing: type))")
         }
         #expect(try Self.summary(try workspace.run("batch", "cat/cards.csv", "--json")).skipped == 2)
+    }
+
+    /// `--state` puts the records where it says; without it, a manifest in a folder that cannot be
+    /// written is refused on one line that names `--state`, before anything renders.
+    @Test func stateFolder() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 1, tilts: 2)
+        let first = try workspace.run("batch", "cat/cards.csv", "--state", "records", "--json")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(Self.files(under: workspace.file("records")).count == 2)
+        #expect(!workspace.exists("cat/.cards.csv.kira-state"))
+        #expect(Self.files(under: workspace.file("cat/out")).count == outputs.count)
+        #expect(try Self.summary(try workspace.run("batch", "cat/cards.csv", "--state", "records", "--json")).skipped == 2)
+        // Another state folder knows nothing yet.
+        #expect(try Self.summary(try workspace.run("batch", "cat/cards.csv", "--json")).rendered == 2)
+
+        // A file in the way of the state folder.
+        try "output,size\nout/a.png,20x20\n".write(toFile: workspace.file("b.csv"), atomically: true, encoding: .utf8)
+        try Data().write(to: URL(fileURLWithPath: workspace.file(".b.csv.kira-state")))
+        let blocked = try workspace.run("batch", "b.csv")
+        #expect(blocked.status == 2)
+        #expect(blocked.stderr.split(separator: "\n").count == 1 && blocked.stderr.contains("--state DIR"), "\(blocked.stderr)")
+        #expect(!workspace.exists("out/a.png"))
+        #expect(try workspace.run("batch", "b.csv", "--state", "b-state").status == 0)
+    }
+
+    /// Root writes in any folder: as root, kira runs as `nobody` (through util-linux's `setpriv`).
+    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aReadOnlyManifestFolderNeedsState() throws {
+        let workspace = try Workspace()
+        _ = try Self.catalogue(in: workspace, cards: 1, tilts: 1)
+        try "output,art,size\n../out/a.png,art/card0.png,20x20\n".write(toFile: workspace.file("cat/ro.csv"), atomically: true, encoding: .utf8)
+        chmod(workspace.path, 0o777)
+        chmod(workspace.file("cat"), 0o555)
+        defer { chmod(workspace.file("cat"), 0o755) }
+        func batch(_ arguments: String...) throws -> CLIRunner.Result {
+            guard getuid() == 0 else { return try CLIRunner.run(["batch"] + arguments, in: workspace.path) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CLIRunner.executable, "batch"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let data = err.fileHandleForReading.readAllRetryingInterrupts()
+            process.waitUntilExit()
+            return CLIRunner.Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
+        }
+        let refused = try batch("cat/ro.csv", "--quiet")
+        #expect(refused.status == 2)
+        #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains("--state DIR"), "\(refused.stderr)")
+        #expect(!workspace.exists("out/a.png"))
+        let given = try batch("cat/ro.csv", "--state", "state", "--quiet")
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(workspace.exists("out/a.png") && workspace.exists("state"))
+    }
+
+    /// Records are keyed by the outputs as the manifest writes them: the manifest reached by
+    /// another path (shared storage mounted elsewhere: here a link) finds every output up to date.
+    @Test func recordsAgreeWhateverPathReachesTheManifest() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 1, tilts: 3)
+        try FileManager.default.createSymbolicLink(atPath: workspace.file("mount"), withDestinationPath: workspace.file("cat"))
+        #expect(try workspace.run("batch", "cat/cards.csv", "--shard", "0/2").status == 0)
+        #expect(try workspace.run("batch", workspace.file("mount/cards.csv"), "--shard", "1/2").status == 0)
+        let again = try Self.summary(try workspace.run("batch", "mount/cards.csv", "--json"))
+        #expect(again.skipped == outputs.count && again.rendered == 0, "\(again)")
+        #expect(Self.files(under: workspace.file("cat/.cards.csv.kira-state")).count == outputs.count)
+    }
+
+    /// A record an earlier version wrote beside its output is honoured where it is (not moved);
+    /// a row rendered again gets its record in the state folder.
+    @Test func oldRecordsBesideOutputsAreHonoured() throws {
+        let workspace = try Workspace()
+        let outputs = try Self.catalogue(in: workspace, cards: 1, tilts: 2)
+        #expect(try workspace.run("batch", "cat/cards.csv").status == 0)
+        let store = RecordStore(directory: workspace.file("cat/.cards.csv.kira-state"))
+        // Move the records beside their outputs, as earlier versions kept them.
+        for output in outputs {
+            try FileManager.default.moveItem(atPath: store.path(forKey: output), toPath: workspace.file("cat/" + OutputRecord.path(for: output)))
+        }
+        let before = try outputs.map { try Self.identity(workspace.file("cat/" + $0)) }
+        let again = try Self.summary(try workspace.run("batch", "cat/cards.csv", "--json"))
+        #expect(again.skipped == 2 && again.rendered == 0, "\(again)")
+        #expect(try outputs.map { try Self.identity(workspace.file("cat/" + $0)) } == before)
+        #expect(outputs.allSatisfy { workspace.exists("cat/" + OutputRecord.path(for: $0)) })
+        #expect(Self.files(under: store.directory).isEmpty)
+
+        // An output changed by hand is made again, its new record in the state folder.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: workspace.file("cat/" + outputs[0])))
+        let third = try Self.summary(try workspace.run("batch", "cat/cards.csv", "--json"))
+        #expect(third.rendered == 1 && third.skipped == 1, "\(third)")
+        #expect(FileManager.default.fileExists(atPath: store.path(forKey: outputs[0])))
     }
 
     /// Changed art is rendered again, unchanged art is not.
@@ -331,7 +429,8 @@ import Testing
         #expect(try Self.summary(first).rendered == 1)
         let second = try Self.summary(try workspace.run("batch", "cards.csv", "--json"))
         #expect(second.skipped == 1, "\(second)")
-        #expect(Self.files(under: workspace.file("out")).count == 2)
+        #expect(Self.files(under: workspace.file("out")) == [name])
+        #expect(Self.files(under: workspace.file(".cards.csv.kira-state")).count == 1)
     }
 
     static let badManifests: [(String, String, String)] = [

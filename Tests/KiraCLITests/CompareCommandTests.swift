@@ -24,6 +24,7 @@ import Testing
         try Self.images(in: workspace)
         let report = try workspace.run("compare", "output/a.png", "output/b.png")
         #expect(report.status == 0, "no tolerance given: a report only")
+        #expect(report.stdout.contains("no tolerance given") && !report.stdout.contains("within tolerance"), "\(report.stdout)")
         for tolerance in [["--min-psnr", "60"], ["--min-ssim", "0.9999"], ["--max-error", "1"]] {
             let result = try CLIRunner.run(["compare", "output/a.png", "output/b.png"] + tolerance, in: workspace.path)
             #expect(result.status == 1, "\(tolerance): \(result.stdout)")
@@ -51,7 +52,11 @@ import Testing
         let maxError = try #require(object["max_error"] as? Double)
         #expect(maxError > 0 && maxError == maxError.rounded(), "8-bit errors are whole steps: \(maxError)")
         let diff = try PNGCodec.read(workspace.file("output/diff.png"))
-        #expect(diff.width == Workspace.artSize.width && diff.height == Workspace.artSize.height)
+        // The map, widened to the legend's width, with the legend's rows under it.
+        #expect(diff.width == max(Workspace.artSize.width, DiffMapLegend.minimumWidth)
+                && diff.height == Workspace.artSize.height + DiffMapLegend.height)
+        let within = try workspace.run("compare", "output/a.png", "output/b.png", "--min-psnr", "1")
+        #expect(within.status == 0 && within.stdout.contains("within tolerance"), "\(within.stdout)")
         let same = try workspace.run("compare", "output/a.png", "output/same.png", "--json")
         let identical = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
         #expect(identical["psnr"] is NSNull, "infinite PSNR is null in JSON")

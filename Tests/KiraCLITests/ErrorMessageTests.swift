@@ -28,4 +28,59 @@ import Testing
         Self.expectOneLine(result, containing: [name, what, "PNG only", conversion])
         #expect(!workspace.exists("out.png"))
     }
+
+    /// A mistyped command, or `help` of one, names the command meant when it is close, and the
+    /// commands otherwise; exit 2, one line.
+    @Test(arguments: [
+        (["rendr"], ["unknown command 'rendr'", "did you mean 'render'"]),
+        (["rendr", "--art", "x.png"], ["did you mean 'render'"]),
+        (["compar", "a.png", "b.png"], ["did you mean 'compare'"]),
+        (["help", "animat"], ["unknown command 'animat'", "did you mean 'animate'"]),
+        (["help", "zebra"], ["unknown command 'zebra'", "the commands are shade, render, animate"]),
+        (["frobnicate"], ["unknown command 'frobnicate'", "the commands are"]),
+    ])
+    func unknownCommands(arguments: [String], parts: [String]) throws {
+        let workspace = try Workspace(empty: ())
+        let result = try CLIRunner.run(arguments, in: workspace.path)
+        Self.expectOneLine(result, containing: parts)
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// An unknown option gets a suggestion only when one is close: `--crf` is two letters from
+    /// `--art` and means nothing like it.
+    @Test(arguments: [
+        (["render", "--crf", "20"], nil),
+        (["render", "--shard", "1/2"], nil),
+        (["render", "--tiltx", "3"], "--tilt-x"),
+        (["render", "--tilt", "3"], "--tilt-x"),
+        (["render", "--backgroud", "#000000"], "--background"),
+    ] as [([String], String?)])
+    func unknownOptionsSuggestOnlyWhenClose(arguments: [String], suggestion: String?) throws {
+        let workspace = try Workspace(empty: ())
+        let result = try CLIRunner.run(arguments, in: workspace.path)
+        Self.expectOneLine(result, containing: ["unknown option '\(arguments[1])'"])
+        if let suggestion {
+            #expect(result.stderr.contains("Did you mean '\(suggestion)'?"), "\(result.stderr)")
+        } else {
+            #expect(!result.stderr.contains("Did you mean"), "\(result.stderr)")
+        }
+    }
+
+    /// Every value error says what is valid and gives an example.
+    @Test(arguments: [
+        (["render", "--background", "#fff"], ["#RRGGBB", "e.g. #1b1f2a", "\"#fff\""]),
+        (["render", "--background", "white"], ["#RRGGBB", "e.g. #1b1f2a", "transparent"]),
+        (["render", "--background", "#1b1f2a80"], ["#RRGGBB", "e.g. #1b1f2a"]),
+        (["render", "--size", "16385x100"], ["each side 1...16384", "e.g. 800x1000"]),
+        (["animate", "--preset", "showcase", "--fps", "12.5"], ["whole number between 1 and 240", "e.g. 30", "\"12.5\""]),
+        (["render", "--tilt-x", "abc"], ["between -90 and 90", "e.g. 8"]),
+        (["render", "--threads", "0"], ["between 1 and 1024", "e.g. 4"]),
+        (["render", "--quality", "101", "-o", "a.webp"], ["between 0 and 100", "e.g. 85"]),
+        (["batch", "cards.csv", "--shard", "5/2"], ["K must be 0…1", "e.g. 0/2"]),
+    ])
+    func valueErrorsGiveAnExample(arguments: [String], parts: [String]) throws {
+        let workspace = try Workspace(empty: ())
+        let result = try CLIRunner.run(arguments, in: workspace.path)
+        Self.expectOneLine(result, containing: parts)
+    }
 }

@@ -122,7 +122,11 @@ import Glibc
         case .folderThatCannotTakeFiles:
             #expect(result.status == failure && lines.count == 1, "\(result.status): \(result.stderr)")
         }
-        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: workspace.path).filter { $0.contains(".kira-") && !$0.hasSuffix(".kira-batch") }
+        // Temporary files are `.NAME.kira-PID-…`; a batch's records and its state folder are not.
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: workspace.path).filter {
+            let name = $0.split(separator: "/").last.map(String.init) ?? $0
+            return name.contains(".kira-") && !name.hasSuffix(".kira-batch") && !name.hasSuffix(".kira-state")
+        }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 

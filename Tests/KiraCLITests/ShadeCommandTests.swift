@@ -7,7 +7,7 @@ import Testing
         let workspace = try Workspace()
         let result = try workspace.run(card: "shade")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.isEmpty)
+        #expect(result.stderr == "kira shade: wrote output/shade.png (the default: no --output given)\n")
         let image = try PNGCodec.read(workspace.file("output/shade.png"))
         #expect(image.width == Workspace.artSize.width && image.height == Workspace.artSize.height)
         #expect(image.bitDepth == 8)

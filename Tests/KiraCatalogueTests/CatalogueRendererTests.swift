@@ -27,7 +27,8 @@ import Testing
         request.canvas.size = CanvasSettings.Size(width: canvas.0, height: canvas.1)
         request.output.depth = depth
         return FrameJob(row: row, output: "\(directory)/out/\(row).png", request: request,
-                        record: OutputRecord(kira: "test", values: ["row=\(row)"], textures: [:]))
+                        record: OutputRecord(kira: "test", values: ["row=\(row)"], textures: [:]),
+                        recordPath: "\(directory)/state/\(row).kira-batch")
     }
 
     /// Frames of two cards, interleaved, in batches of two: each file is what rendering it alone
@@ -83,7 +84,8 @@ import Testing
             #expect(try FileIO.read(job.output) == expected, "row \(job.row)")
             var record = job.record
             for (role, path) in job.request.card.byRole { record.textures[role] = try cache.hash(of: path) }
-            #expect(record.isUpToDate(output: job.output), "row \(job.row)")
+            let stored = try #require(OutputRecord.read(at: job.recordPath), "row \(job.row)")
+            #expect(record.isUpToDate(output: job.output, stored: stored), "row \(job.row)")
         }
     }
 

@@ -82,6 +82,36 @@ import Testing
         }
         #expect(map[3, 4] != map[7, 2], "a large difference is hotter than a one-step one")
     }
+
+    /// The legend: the map unchanged above it; a bar whose ends are the map's colours for no
+    /// difference and for the full scale; labels in the label colour under the bar.
+    @Test func heatMapLegend() {
+        let a = Self.gradient(20, 10)
+        var b = a
+        b[3, 4] = SIMD4(0, 0, 0, 255)
+        let map = DiffMap.heatMap(.rgba8(a), .rgba8(b))
+        let legend = DiffMapLegend.appended(to: map)
+        #expect(legend.width == DiffMapLegend.minimumWidth && legend.height == 10 + DiffMapLegend.height)
+        for y in 0..<10 {
+            for x in 0..<20 { #expect(legend[x, y] == map[x, y]) }
+            #expect(legend[20, y] == SIMD4(64, 64, 64, 255), "the widened part is the legend's grey")
+        }
+        let barRow = 10 + DiffMapLegend.barTop + 1, first = DiffMapLegend.margin, last = legend.width - DiffMapLegend.margin - 1
+        #expect(legend[first, barRow] == SIMD4(0, 0, 0, 255))
+        #expect(legend[last, barRow] == SIMD4(255, 255, 255, 255))
+        let middle = DiffMap.color(for: 8.0 / 255, fullScale: 16.0 / 255)
+        let drawn = legend[(first + last) / 2, barRow]
+        #expect(abs(Int(drawn.x) - Int(middle.x)) <= 8 && abs(Int(drawn.z) - Int(middle.z)) <= 8, "\(drawn) vs \(middle)")
+        var labelPixels = 0
+        for y in (10 + DiffMapLegend.textTop)..<legend.height {
+            for x in 0..<legend.width where legend[x, y] == SIMD4(235, 235, 235, 255) { labelPixels += 1 }
+        }
+        // "0", "4", "8", "12", "16+": 12 + 9 + 13 + (8 + 11) + (8 + 12 + 5) font pixels, each 2×2, none overlapping.
+        #expect(labelPixels == 78 * 4, "\(labelPixels)")
+        // A wide map keeps its width.
+        let wide = DiffMapLegend.appended(to: RGBAImage<UInt8>(width: 300, height: 4))
+        #expect(wide.width == 300 && wide.height == 4 + DiffMapLegend.height)
+    }
 }
 
 /// SSIM's domain and range: none below the window, never outside −1...1.

@@ -46,13 +46,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tilt_x", "91", "tilt_x must be between -90 and 90, not 91"),
-        ("tilt_x", "abc", "tilt_x must be a number between -90 and 90, not \"abc\""),
-        ("tilt_y", "nan", "tilt_y must be a finite number between -90 and 90, not nan"),
-        ("intensity", "2.5", "intensity must be between 0 and 2, not 2.5"),
-        ("glare", "nan", "glare must be a finite number between 0 and 1, not nan"),
+        ("tilt_x", "91", "tilt_x must be between -90 and 90, e.g. 8, not 91"),
+        ("tilt_x", "abc", "tilt_x must be a number between -90 and 90, e.g. 8, not \"abc\""),
+        ("tilt_y", "nan", "tilt_y must be a finite number between -90 and 90, e.g. -6, not nan"),
+        ("intensity", "2.5", "intensity must be between 0 and 2, e.g. 1, not 2.5"),
+        ("glare", "nan", "glare must be a finite number between 0 and 1, e.g. 0.5, not nan"),
         ("foil", "chrome", "foil must be kira, rainbow, sparkle, cosmos, gold, etched or reverse, not \"chrome\""),
-        ("flip", "1e308", "flip must be between -720 and 720, not 1e+308"),
+        ("flip", "1e308", "flip must be between -720 and 720, e.g. 180, not 1e+308"),
         ("axis", "z", "axis must be y, x or xy, not \"z\""),
         ("size", "16385x100", "size must be WIDTHxHEIGHT with each side 1...16384, e.g. 800x1000, not \"16385x100\""),
         ("background", "white", "background must be #RRGGBB (six hex digits, e.g. #1b1f2a) or transparent, not \"white\""),

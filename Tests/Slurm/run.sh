@@ -168,8 +168,12 @@ echo "slurm: task 0 cancelled with $first of 160 outputs written"
 submit large.csv large-again || fail "the second submission failed: $(cat "$work"/large-again-*.log)"
 count=$(find large -name 'frame*.png' | wc -l)
 [ "$count" -eq 160 ] || fail "after resubmitting, $count of 160 outputs"
-leftovers=$(find large -name '*.kira-[0-9]*' | wc -l)
-[ "$leftovers" -eq 0 ] || fail "temporary files left: $(find large -name '*.kira-[0-9]*')"
+leftovers=$(find large .large.csv.kira-state -name '*.kira-[0-9]*' | wc -l)
+[ "$leftovers" -eq 0 ] || fail "temporary files left: $(find large .large.csv.kira-state -name '*.kira-[0-9]*')"
+hidden=$(find large small -name '.*' | wc -l)
+[ "$hidden" -eq 0 ] || fail "the output folders hold more than the outputs: $(find large small -name '.*' | head -3)"
+records=$(find .large.csv.kira-state -name '*.kira-batch' | wc -l)
+[ "$records" -eq 160 ] || fail "$records records in the state folder, not 160"
 for f in large/frame*.png; do "$kira" compare "$f" "$f" --json >/dev/null || fail "$f is not a whole PNG"; done
 skipped=$(cat large-again-*.log | grep -o '"skipped":[0-9]*' | awk -F: '{ s += $2 } END { print s + 0 }')
 [ "$skipped" -ge 1 ] || fail "the second submission redid everything (nothing up to date)"

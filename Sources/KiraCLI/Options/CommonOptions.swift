@@ -10,7 +10,7 @@ struct ThreadOptions: ParsableArguments {
     var threads: Int?
 
     func validate() throws {
-        if let threads { try Check.integer(threads, "--threads", in: 1...1024) }
+        if let threads { try Check.integer(threads, "--threads", in: 1...1024, example: 4) }
     }
 
     var count: Int { threads ?? TileScheduler.processorCount }

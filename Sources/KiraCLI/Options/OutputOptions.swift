@@ -35,6 +35,11 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
         return Default.path
     }
 
+    /// Where the default output was written, for stderr once it is; nil when the user named the output.
+    var defaultNote: String? {
+        output == nil ? "wrote \(Default.path) (the default: no --output given)" : nil
+    }
+
     /// The path the output will have, without creating anything (for the input/output check).
     var path: String { output ?? Default.path }
 

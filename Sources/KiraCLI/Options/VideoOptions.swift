@@ -29,12 +29,13 @@ struct VideoOptions: ParsableArguments {
         }
         if let videoWidth {
             guard !video.isEmpty else { throw ValidationError("--video-width applies to --video outputs") }
-            try Check.integer(videoWidth, "--video-width", in: 2...8192)
+            try Check.integer(videoWidth, "--video-width", in: 2...8192, example: 720)
         }
         if let crf {
             let formats = video.compactMap { VideoFormat(path: $0) }.filter { $0.qualityRange != nil }
             guard !formats.isEmpty else { throw ValidationError("--crf applies to .mp4 and .webm videos") }
-            for format in formats { try Check.integer(crf, "--crf for .\(format.rawValue)", in: format.qualityRange!) }
+            for format in formats { try Check.integer(crf, "--crf for .\(format.rawValue)", in: format.qualityRange!,
+                                                   example: (format.qualityRange!.lowerBound + format.qualityRange!.upperBound) / 2) }
         }
     }
 
