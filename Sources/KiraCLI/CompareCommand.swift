@@ -105,7 +105,7 @@ struct CompareCommand: ParsableCommand {
             \(!hasTolerance ? "no tolerance given (--min-psnr, --min-ssim, --max-error)" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
             """
         // JSON has no infinity: identical images have "psnr": null.
-        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(failures.isEmpty)}"#
+        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(hasTolerance ? "\(failures.isEmpty)" : "null")}"#
         return (text, json)
     }
 

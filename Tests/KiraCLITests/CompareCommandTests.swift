@@ -49,6 +49,10 @@ import Testing
         for key in ["psnr", "ssim", "max_error", "mean_error", "share_over_threshold", "within_tolerance"] {
             #expect(object[key] != nil, "\(key)")
         }
+        #expect(object["within_tolerance"] is NSNull, "no tolerance given: neither within nor outside")
+        let judged = try workspace.run("compare", "output/a.png", "output/b.png", "--json", "--min-psnr", "1")
+        let judgedObject = try #require(try JSONSerialization.jsonObject(with: Data(judged.stdout.utf8)) as? [String: Any])
+        #expect(judgedObject["within_tolerance"] as? Bool == true)
         let maxError = try #require(object["max_error"] as? Double)
         #expect(maxError > 0 && maxError == maxError.rounded(), "8-bit errors are whole steps: \(maxError)")
         let diff = try PNGCodec.read(workspace.file("output/diff.png"))
