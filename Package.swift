@@ -7,6 +7,9 @@ let products: [Product] = [
     // `import Kira` brings in the whole engine; the parts can also be imported one by one.
     .library(name: "Kira", targets: ["Kira"]),
     .executable(name: "kira", targets: ["KiraCLI"]),
+    // The HTTP render API behind `kira serve`, for a program that embeds it. Not in `Kira`: a package
+    // that only renders never builds SwiftNIO and Hummingbird.
+    .library(name: "KiraServer", targets: ["KiraServer"]),
 ]
 
 // MARK: - Build settings
@@ -82,6 +85,24 @@ let targets: [Target] = [
         dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
+    // `kira serve`: the render API over HTTP (Hummingbird), its limits, cache, signatures and
+    // metrics. Not in the umbrella: a package that only renders never builds the server.
+    .target(
+        name: "KiraServer",
+        dependencies: [
+            "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "CLibCrypto",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "OrderedCollections", package: "swift-collections"),
+            .product(name: "DequeModule", package: "swift-collections"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
+        swiftSettings: nativeCPU),
+
     // Parsing of command-line values, as pure functions the fuzzer can reach.
     .target(name: "KiraArguments", swiftSettings: nativeCPU),
     // The `kira` command-line tool, one file per subcommand.
@@ -89,8 +110,9 @@ let targets: [Target] = [
         name: "KiraCLI",
         dependencies: [
             "CKiraMemory",
-            "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench",
+            "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench", "KiraServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: nativeCPU
     ),
@@ -183,8 +205,18 @@ let targets: [Target] = [
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraTestSupport"],
+        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServer", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
+    .testTarget(
+        name: "KiraServerTests",
+        dependencies: [
+            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraTestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: nativeCPU),
 ]
 
 let package = Package(
@@ -201,6 +233,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // RFC 4180 CSV (quoted fields, embedded newlines and quotes, CRLF), for `kira batch` manifests.
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // `kira serve` (KiraServer): HTTP on SwiftNIO, graceful shutdown, logs and Prometheus metrics.
+        // Hummingbird without its default traits: swift-configuration would only add build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // `swift package generate-documentation`: the DocC catalogues under Sources/*/*.docc (CI builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],

@@ -17,7 +17,8 @@ struct KiraCommand: ParsableCommand {
         commandName: "kira",
         abstract: "Render holographic (kira) trading-card frames on the CPU.",
         version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
-        subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self, BenchCommand.self, TexturesCommand.self]
+        subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self,
+                      BenchCommand.self, TexturesCommand.self, ServeCommand.self, SignCommand.self]
     )
 
     /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is
@@ -25,7 +26,6 @@ struct KiraCommand: ParsableCommand {
     static func main() {
         unblockTerminationSignals()
         returnLargeBuffersToTheSystem()
-        TerminationCleanup.installSignalHandlers()
         // Arguments as the bytes given: a file name need not be UTF-8 (see PathBytes).
         let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
         var command: ParsableCommand
@@ -35,6 +35,8 @@ struct KiraCommand: ParsableCommand {
             if exitCode(for: error) == .success { exit(withError: error) }
             fail(message(for: error), command: subcommandName(arguments))
         }
+        // Parsing writes no file, so the handlers can wait until the command is known.
+        if !(command is HandlesTerminationSignals) { TerminationCleanup.installSignalHandlers() }
         do {
             try command.run()
         } catch {
@@ -88,6 +90,11 @@ struct KiraCommand: ParsableCommand {
         return first.lowercased() + text.dropFirst()
     }
 }
+
+/// A command that handles SIGINT and SIGTERM itself (the server shuts down gracefully through
+/// swift-service-lifecycle) and writes no temporary file, so Kira's handlers that remove
+/// temporary files and re-raise the signal are not installed for it.
+protocol HandlesTerminationSignals {}
 
 /// Writes `text` to file descriptor 2, unbuffered; file names in it as their bytes.
 func writeToStandardError(_ text: String) {

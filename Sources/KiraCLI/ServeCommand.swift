@@ -1,0 +1,127 @@
+import ArgumentParser
+import Dispatch
+import Kira
+import KiraServer
+import Logging
+
+/// `kira serve`: the render API over HTTP (docs/serve.md).
+struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve frames over HTTP: GET /v1/cards/ID/render.png?tilt_x=8&size=800x1000 (the kira render options as query parameters).",
+        discussion: """
+            Serves the built-in card as 'sample', and with --cards every sub-folder of DIR as a card named \
+            after it (art.png, and optionally mask.png, back.png, back_mask.png). Also /healthz, /readyz and \
+            /metrics (Prometheus). Frames are cached, immutable and carry an ETag; errors are RFC 9457 \
+            problem+json. Without --key-file it listens on loopback only (unless --insecure); with it, every \
+            render URL must be signed ('kira sign'). SIGTERM or SIGINT stop it gracefully (exit 0). \
+            A card folder that cannot be served stops the start-up (exit 2). See docs/serve.md.
+            """
+    )
+
+    private static let defaults = ServerConfiguration(kiraVersion: BuildInfo.version)
+
+    @Option(help: ArgumentHelp("The address to listen on (default: \(defaults.host)).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("The port (default: \(defaults.port); 0 takes a free one, which the first line names).", valueName: "n"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("A folder of card folders to serve, each by its name.", valueName: "dir"))
+    var cards: String?
+
+    @Option(help: ArgumentHelp("Bytes of frames to keep for repeated requests, inside --max-memory (default: \(defaults.cacheBytes >> 20)M).", valueName: "size"))
+    var cache: ByteCountArgument?
+
+    @Option(name: .customLong("max-inflight"), help: ArgumentHelp("Renders at once (default: one per processor).", valueName: "n"))
+    var maxInflight: Int?
+
+    @Option(name: .customLong("max-wait"), help: ArgumentHelp("Seconds a request may wait for a render slot before a 503 (default: \(Self.seconds(defaults.maxWait))).", valueName: "s"))
+    var maxWait: Double?
+
+    @Option(help: ArgumentHelp("Seconds a request may take in all before a 503 (default: \(Self.seconds(defaults.deadline))).", valueName: "s"))
+    var deadline: Double?
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest canvas a request may ask for (default: \(defaults.maxCanvas.width)x\(defaults.maxCanvas.height)).", valueName: "WxH"))
+    var maxSize: SizeArgument?
+
+    @Option(name: .customLong("key-file"), help: ArgumentHelp("Serve only URLs signed with the key in this file (at least 16 bytes; see kira sign).", valueName: "path"))
+    var keyFile: String?
+
+    @Flag(help: "Listen on a non-loopback address without --key-file.")
+    var insecure = false
+
+    @Option(help: ArgumentHelp("Threads per render (default: the processors shared among --max-inflight renders).", valueName: "n"))
+    var threads: Int?
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection that sends nothing for this many seconds (default: \(Self.seconds(defaults.idleTimeout))).", valueName: "s"))
+    var idleTimeout: Double?
+
+    @Option(name: .customLong("grace-period"), help: ArgumentHelp("Seconds requests in flight get to finish after SIGTERM (default: \(Self.seconds(defaults.gracePeriod))).", valueName: "s"))
+    var gracePeriod: Double?
+
+    @OptionGroup var memory: MemoryOptions
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return Check.format(value)
+    }
+
+    static func duration(_ seconds: Double?, _ option: String, in range: ClosedRange<Double>) throws -> Duration? {
+        guard let seconds else { return nil }
+        try Check.number(seconds, option, in: range)
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// The server the options describe.
+    func serverConfiguration(logger: Logger) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration(kiraVersion: BuildInfo.version, logger: logger)
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        configuration.cardsDirectory = cards
+        if let cache { configuration.cacheBytes = cache.bytes }
+        if let maxInflight { configuration.maxInflight = maxInflight }
+        if let maxWait = try Self.duration(maxWait, "--max-wait", in: 0...60) { configuration.maxWait = maxWait }
+        if let deadline = try Self.duration(deadline, "--deadline", in: 0.001...3600) { configuration.deadline = deadline }
+        if let idle = try Self.duration(idleTimeout, "--idle-timeout", in: 0.1...3600) { configuration.idleTimeout = idle }
+        if let grace = try Self.duration(gracePeriod, "--grace-period", in: 0...3600) { configuration.gracePeriod = grace }
+        if let maxSize { configuration.maxCanvas = .init(width: maxSize.width, height: maxSize.height) }
+        configuration.threadsPerRender = threads
+        configuration.insecure = insecure
+        configuration.memory = memory.budget
+        if let keyFile {
+            do { configuration.key = try URLSignature.readKey(path: keyFile) } catch { throw InputError(error.description) }
+        }
+        do { try configuration.validate() } catch { throw InputError(error.description) }
+        return configuration
+    }
+
+    func validate() throws { _ = try serverConfiguration(logger: Logger(label: "kira.serve")) }
+
+    func run() throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let configuration = try serverConfiguration(logger: Logger(label: "kira.serve"))
+        // The command line is synchronous; the server runs in a task while this thread waits.
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await serve(configuration) { host, port in
+                    writeToStandardError("kira serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
+                }
+            } catch let error as ServerSetupError {
+                outcome.failure = error.description
+            } catch {
+                outcome.failure = "the server stopped: \(error)"
+            }
+            done.signal()
+        }
+        done.wait()
+        if let failure = outcome.failure { throw InputError(failure) }
+    }
+
+    private final class Outcome: @unchecked Sendable {
+        // Written by the task before `done.signal()`, read after `done.wait()`.
+        var failure: String?
+    }
+}

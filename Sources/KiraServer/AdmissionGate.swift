@@ -1,0 +1,113 @@
+import DequeModule
+import KiraImage
+
+/// At most so many renders at once, and at most so many bytes of frames in flight; a render that
+/// cannot start within a short wait is refused, so that overload is a fast 503, never a queue
+/// without end.
+///
+/// Waiters are served first come, first served (a large frame at the head is not passed by small
+/// ones, which would starve it). No listed package has an asynchronous semaphore with a bounded
+/// wait and weights (swift-async-algorithms has none), so it is here, on swift-collections' Deque.
+final class AdmissionGate: Sendable {
+    /// The wait ran out.
+    struct Overloaded: Error {}
+
+    private struct Waiter {
+        let id: Int
+        let bytes: Int
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var running = 0
+        var bytes = 0
+        var waiting: Deque<Waiter> = []
+        var nextWaiter = 0
+        /// Waiters whose time ran out before they were parked.
+        var expired: Set<Int> = []
+    }
+
+    let slots: Int
+    let byteBudget: Int
+    /// Waiters beyond this many are refused at once: each holds a connection and a little memory.
+    let maxWaiting: Int
+    private let state = Locked(State())
+
+    init(slots: Int, byteBudget: Int, maxWaiting: Int) {
+        self.slots = slots
+        self.byteBudget = byteBudget
+        self.maxWaiting = maxWaiting
+    }
+
+    /// Renders running now.
+    var running: Int { state.withLock { $0.running } }
+    /// Requests waiting now.
+    var waiting: Int { state.withLock { $0.waiting.count } }
+
+    /// Waits until a render of `bytes` may start, at most `wait`; throws ``Overloaded`` after it.
+    /// Every successful call is paired with one ``release(bytes:)``.
+    func admit(bytes: Int, wait: Duration) async throws {
+        precondition(bytes <= byteBudget, "a frame over the whole budget is refused before it asks")
+        let id = state.withLock { state -> Int? in
+            if state.waiting.isEmpty, state.running < slots, state.bytes + bytes <= byteBudget {
+                state.running += 1
+                state.bytes += bytes
+                return nil
+            }
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        guard let id else { return }
+        let timer = Task {
+            try await Task.sleep(for: wait)
+            self.abandon(id)
+        }
+        defer { timer.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let refused = state.withLock { state -> Bool in
+                if state.expired.remove(id) != nil { return true }
+                guard state.waiting.count < maxWaiting else { return true }
+                state.waiting.append(Waiter(id: id, bytes: bytes, continuation: continuation))
+                return false
+            }
+            if refused { continuation.resume(throwing: Overloaded()) }
+            // A render may have ended between the first look and the parking.
+            else { release(bytes: 0, finished: false) }
+        }
+    }
+
+    /// A render of `bytes` ended: the waiters that now fit start, in order.
+    func release(bytes: Int) { release(bytes: bytes, finished: true) }
+
+    private func release(bytes: Int, finished: Bool) {
+        let started = state.withLock { state -> [Waiter] in
+            if finished {
+                state.running -= 1
+                state.bytes -= bytes
+            }
+            var started: [Waiter] = []
+            while let head = state.waiting.first, state.running < slots, state.bytes + head.bytes <= byteBudget {
+                state.waiting.removeFirst()
+                state.running += 1
+                state.bytes += head.bytes
+                started.append(head)
+            }
+            return started
+        }
+        for waiter in started { waiter.continuation.resume() }
+    }
+
+    /// A waiter's time ran out: it leaves the line, refused.
+    private func abandon(_ id: Int) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let index = state.waiting.firstIndex(where: { $0.id == id }) else {
+                state.expired.insert(id)
+                return nil
+            }
+            return state.waiting.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: Overloaded())
+        // The head may have left: those behind it may fit now.
+        if waiter != nil { release(bytes: 0, finished: false) }
+    }
+}

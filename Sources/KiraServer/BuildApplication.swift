@@ -1,0 +1,58 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The server `configuration` describes, with its cards loaded: what `kira serve` runs and what
+/// the tests drive (`app.test(.router)` without sockets, `.live` with them).
+public func buildApplication(_ configuration: ServerConfiguration,
+                             onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in })
+    throws(ServerSetupError) -> some ApplicationProtocol {
+    try configuration.validate()
+    let cards = try CardLibrary.load(directory: configuration.cardsDirectory,
+                                     textureBudget: configuration.memory.bytes - configuration.cacheBytes)
+    let metrics = ServerMetrics()
+    let service = FrameService(configuration: configuration, cards: cards, metrics: metrics)
+    guard service.gate.byteBudget > 0 else {
+        throw ServerSetupError("--max-memory leaves nothing for frames beside --cache and the cards' textures: raise it or lower --cache")
+    }
+
+    let router = Router()
+    // Middleware first: each route is built with the middleware added before it.
+    router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger))
+    router.add(middleware: ProblemMiddleware())
+    RenderController(service: service).addRoutes(to: router)
+    StatusController(metrics: metrics).addRoutes(to: router)
+
+    return Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        onServerRunning: { channel in
+            let address = channel.localAddress
+            onListening(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
+        },
+        logger: configuration.logger)
+}
+
+/// Builds the server and runs it until SIGTERM or SIGINT (``runUntilTerminated(_:gracePeriod:logger:)``):
+/// what `kira serve` does. Throws ``ServerSetupError`` when it cannot start.
+public func serve(_ configuration: ServerConfiguration,
+                  onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) async throws {
+    let application = try buildApplication(configuration, onListening: onListening)
+    try await runUntilTerminated(application, gracePeriod: configuration.gracePeriod, logger: configuration.logger)
+}
+
+/// Runs `application` until SIGTERM or SIGINT, then stops taking connections and gives requests
+/// in flight `gracePeriod` to finish; returns when it has stopped.
+public func runUntilTerminated(_ application: some ApplicationProtocol, gracePeriod: Duration, logger: Logger) async throws {
+    var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    configuration.maximumGracefulShutdownDuration = gracePeriod
+    try await ServiceGroup(configuration: configuration).run()
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import KiraCatalogue
+import KiraImage
+import KiraRender
+import KiraRequest
+import NIOCore
+
+/// What the render endpoint does, apart from HTTP: a card id and a query in, a frame (or the
+/// problem with them) out, within the server's limits.
+///
+/// In order: an unsigned URL to a server with a key is refused (403), the query is parsed (400),
+/// its signature checked (403), the card looked up (404),
+/// the canvas and its memory checked against the server's caps (400); a frame the client already
+/// has is a 304 without rendering; a cached frame is answered at once; otherwise the frame is
+/// rendered once for every identical request in flight, when a render slot and memory are free
+/// within a short wait (503 after it), on a thread of its own, through the same request methods
+/// `kira render` uses, so the bytes are the same.
+final class FrameService: Sendable {
+    /// A frame to send, or the news that the client has it.
+    enum Answer: Sendable {
+        case frame(ByteBuffer, etag: String, source: FrameCache.Source)
+        case notModified(etag: String)
+    }
+
+    let configuration: ServerConfiguration
+    let cards: CardLibrary
+    let cache: FrameCache
+    let gate: AdmissionGate
+    let metrics: ServerMetrics
+    private let signature: URLSignature?
+
+    init(configuration: ServerConfiguration, cards: CardLibrary, metrics: ServerMetrics) {
+        self.configuration = configuration
+        self.cards = cards
+        self.metrics = metrics
+        cache = FrameCache(capacity: configuration.cacheBytes) { metrics.cacheBytes.record($0) }
+        // What the textures and the cache leave of the budget is for frames being rendered.
+        gate = AdmissionGate(slots: configuration.maxInflight,
+                             byteBudget: configuration.memory.bytes - configuration.cacheBytes - cards.textureBytes,
+                             maxWaiting: max(64, configuration.maxInflight * 32))
+        signature = configuration.key.map(URLSignature.init(key:))
+        metrics.textureBytes.record(cards.textureBytes)
+    }
+
+    /// The path of a card's frame.
+    static func path(of id: String) -> String { "/v1/cards/\(id)/render.png" }
+
+    /// The answer for card `id` with the raw query `rawQuery`, given the ETags the client has.
+    func answer(id: String, rawQuery: String, ifNoneMatch: String?) async throws(Problem) -> Answer {
+        // An unsigned URL to a server with a key is refused before its query is looked at.
+        if signature != nil, let pairs = try? RenderQuery.pairs(rawQuery), !pairs.contains(where: { $0.0 == URLSignature.parameterName }) {
+            throw Problem.badSignature("this server renders signed URLs only: add sig, the signature `kira sign` makes")
+        }
+        let query = try parse(rawQuery)
+        try checkSignature(query, id: id)
+        guard let card = cards[id] else { throw Problem.unknownCard(id, known: Array(cards.cards.keys)) }
+        let request = query.request
+        let scene = request.scene(for: card.faces)
+        let frameBytes = try checkCost(of: request, scene: scene, card: card)
+        let etag = Self.etag(card: card, request: request, kiraVersion: configuration.kiraVersion)
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
+        do {
+            let deadline = ContinuousClock.now + configuration.deadline
+            let (frame, source) = try await cache.frame(for: etag, deadline: deadline) { [self] in
+                try await render(request, scene: scene, frameBytes: frameBytes)
+            }
+            switch source {
+            case .hit: metrics.cacheHits.increment()
+            case .miss: metrics.cacheMisses.increment()
+            case .joined: metrics.cacheJoins.increment()
+            }
+            return .frame(frame, etag: etag, source: source)
+        } catch is AdmissionGate.Overloaded {
+            metrics.recordRejection("overloaded")
+            throw Problem.overloaded(waited: configuration.maxWait)
+        } catch is FrameCache.DeadlineExceeded {
+            metrics.recordRejection("deadline")
+            throw Problem.deadline(configuration.deadline)
+        } catch let error as RenderError {
+            throw Problem.internal("the frame could not be rendered: \(error)")
+        } catch let error as ImageFileError {
+            throw Problem.internal("the frame could not be encoded: \(error)")
+        } catch {
+            throw Problem.internal("the frame could not be made: \(error)")
+        }
+    }
+
+    private func parse(_ rawQuery: String) throws(Problem) -> RenderQuery {
+        do {
+            return try RenderQuery(rawQuery: rawQuery)
+        } catch {
+            throw rawQuery.utf8.count > RenderQuery.maxLength ? Problem.queryTooLong(error) : Problem.badParameter(error)
+        }
+    }
+
+    private func checkSignature(_ query: RenderQuery, id: String) throws(Problem) {
+        guard let signature else { return }
+        guard let given = query.signature else { throw Problem.badSignature("this server renders signed URLs only: add sig") }
+        guard signature.isValid(given, for: URLSignature.canonical(path: Self.path(of: id), request: query.request)) else {
+            throw Problem.badSignature("sig is not the signature of this path and query with this server's key")
+        }
+    }
+
+    /// Refuses a canvas over the server's cap or a frame whose render could never fit the memory
+    /// left for frames; returns the render's bytes.
+    private func checkCost(of request: RenderRequest, scene: FrameScene, card: CardLibrary.Card) throws(Problem) -> Int {
+        let cap = configuration.maxCanvas
+        guard scene.canvasWidth <= cap.width, scene.canvasHeight <= cap.height else {
+            let parameter = request.canvas.size == nil ? "scale" : "size"
+            throw Problem.tooLarge("the canvas would be \(scene.canvasWidth)x\(scene.canvasHeight), over this server's limit of "
+                                   + "\(cap.width)x\(cap.height): give a smaller \(parameter)", parameter: parameter)
+        }
+        // The textures are held already; a render adds its canvas, scratch and encoded file.
+        let frameBytes = request.estimatedPeakBytes(for: scene) - card.faces.byteCount
+        guard frameBytes <= gate.byteBudget else {
+            throw Problem.tooLarge("a \(scene.canvasWidth)x\(scene.canvasHeight) frame needs about \(MemoryBudget.describe(frameBytes)) "
+                                   + "to render, over the \(MemoryBudget.describe(gate.byteBudget)) this server has for frames: give a smaller size",
+                                   parameter: request.canvas.size == nil ? "scale" : "size")
+        }
+        return frameBytes
+    }
+
+    /// Renders and encodes on a Dispatch thread (not Swift's cooperative pool, which keeps
+    /// answering the health check and cached frames), once admitted.
+    private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int) async throws -> ByteBuffer {
+        metrics.waiting.increment()
+        do {
+            try await gate.admit(bytes: frameBytes, wait: configuration.maxWait)
+            metrics.waiting.decrement()
+        } catch {
+            metrics.waiting.decrement()
+            throw error
+        }
+        metrics.inFlight.increment()
+        defer {
+            metrics.inFlight.decrement()
+            gate.release(bytes: frameBytes)
+        }
+        let threads = configuration.renderThreads, start = ContinuousClock.now
+        let bytes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+            DispatchQueue.global().async {
+                // A renderer per frame: its scratch is freed with it, so idle memory stays small.
+                continuation.resume(with: Result { try request.encode(try request.render(scene, with: FrameRenderer(threads: threads))) })
+            }
+        }
+        metrics.renders.increment()
+        metrics.renderDuration.record(duration: ContinuousClock.now - start)
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// A strong ETag from what the frame depends on: the card's content, the canonical values and
+    /// Kira's version.
+    static func etag(card: CardLibrary.Card, request: RenderRequest, kiraVersion: String) -> String {
+        let values = request.values.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return "\"" + ContentHash.sha256("kira \(kiraVersion)\n\(card.contentHash)\n\(values)").prefix(32) + "\""
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for it).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { tag in
+            var tag = tag.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KiraRequest
+
+/// An answer that is not a frame: an RFC 9457 problem (`application/problem+json`) that says what
+/// went wrong and what would be right, so that a client can act on it without reading logs.
+///
+/// `type` is a relative URI, `/problems/NAME`, one per kind of problem (docs/serve.md lists
+/// them); `parameter` and `allowed` name the query parameter at fault and what it takes.
+public struct Problem: Error, Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    /// The kind, as the last part of `type`: `bad-parameter`.
+    public var kind: String
+    public var title: String
+    public var detail: String
+    public var parameter: String?
+    public var allowed: String?
+    /// Seconds after which a retry may succeed (503).
+    public var retryAfter: Int?
+
+    public init(status: HTTPResponse.Status, kind: String, title: String, detail: String,
+                parameter: String? = nil, allowed: String? = nil, retryAfter: Int? = nil) {
+        self.status = status
+        self.kind = kind
+        self.title = title
+        self.detail = detail
+        self.parameter = parameter
+        self.allowed = allowed
+        self.retryAfter = retryAfter
+    }
+
+    public static let mediaType = "application/problem+json"
+
+    /// The JSON body's members, RFC 9457's and ours.
+    struct Body: Codable, Equatable {
+        var type: String
+        var title: String
+        var status: Int
+        var detail: String
+        var parameter: String?
+        var allowed: String?
+    }
+
+    var body: Body {
+        Body(type: "/problems/" + kind, title: title, status: status.code, detail: detail, parameter: parameter, allowed: allowed)
+    }
+
+    /// The HTTP response.
+    public var response: Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var bytes = (try? encoder.encode(body)).map { [UInt8]($0) } ?? Array("{}".utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var headers: HTTPFields = [.contentType: Self.mediaType, .cacheControl: "no-store"]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+extension Problem {
+    /// A query value that cannot be used (400), naming the parameter and what it takes.
+    static func badParameter(_ error: RequestError) -> Problem {
+        let entry = error.parameter.flatMap(RenderRequest.parameter(named:))
+        return Problem(status: .badRequest, kind: "bad-parameter", title: "A query parameter cannot be used",
+                       detail: error.description, parameter: error.parameter, allowed: entry?.help(naming: { $0 }))
+    }
+
+    /// A card id the server does not have (404).
+    static func unknownCard(_ id: String, known: [String]) -> Problem {
+        let listed = known.sorted().prefix(20).joined(separator: ", ") + (known.count > 20 ? ", …" : "")
+        return Problem(status: .notFound, kind: "unknown-card", title: "No such card",
+                       detail: "no card \"\(id.prefix(128))\"; the cards are \(listed)")
+    }
+
+    static func noRoute(_ path: String) -> Problem {
+        Problem(status: .notFound, kind: "not-found", title: "No such resource",
+                detail: "nothing at \(path.prefix(256)); frames are at /v1/cards/ID/render.png, and there are /healthz, /readyz and /metrics")
+    }
+
+    static func methodNotAllowed(_ method: HTTPRequest.Method) -> Problem {
+        Problem(status: .methodNotAllowed, kind: "method-not-allowed", title: "Method not allowed",
+                detail: "\(method) is not served here; use GET")
+    }
+
+    static func badSignature(_ detail: String) -> Problem {
+        Problem(status: .forbidden, kind: "bad-signature", title: "The URL is not signed with this server's key", detail: detail,
+                parameter: URLSignature.parameterName)
+    }
+
+    static func overloaded(waited: Duration) -> Problem {
+        Problem(status: .serviceUnavailable, kind: "overloaded", title: "Too many renders at once",
+                detail: "every render slot stayed busy for \(waited.milliseconds) ms; retry after a second", retryAfter: 1)
+    }
+
+    static func deadline(_ deadline: Duration) -> Problem {
+        Problem(status: .serviceUnavailable, kind: "deadline", title: "The frame took too long",
+                detail: "no frame within the server's deadline of \(deadline.milliseconds) ms; the render goes on and a retry may find it cached",
+                retryAfter: 1)
+    }
+
+    static func queryTooLong(_ error: RequestError) -> Problem {
+        Problem(status: .uriTooLong, kind: "query-too-long", title: "The query is too long", detail: error.description)
+    }
+
+    static func tooLarge(_ detail: String, parameter: String) -> Problem {
+        Problem(status: .badRequest, kind: "too-large", title: "The frame is larger than this server renders", detail: detail,
+                parameter: parameter, allowed: RenderRequest.parameter(named: parameter)?.help(naming: { $0 }))
+    }
+
+    static let notReady = Problem(status: .serviceUnavailable, kind: "not-ready", title: "Not ready",
+                                  detail: "the server is shutting down and takes no new work", retryAfter: 1)
+
+    static func `internal`(_ description: String) -> Problem {
+        Problem(status: .internalServerError, kind: "internal", title: "Internal error", detail: description)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+extension Problem: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response { response }
+}

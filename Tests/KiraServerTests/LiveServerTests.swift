@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import KiraServer
+import Testing
+
+/// The server on a real socket (`.live`): 304s, signatures, 503s, slow and vanishing clients,
+/// thousands of idle connections.
+@Suite(.serialized) struct LiveServerTests {
+    @Test func notModifiedSignaturesAndOverloadOverASocket() async throws {
+        let app = try buildApplication(ServerFixtures.configuration {
+            $0.key = ServerFixtures.key
+            $0.maxInflight = 1
+            $0.maxWait = .zero
+        })
+        let signer = URLSignature(key: ServerFixtures.key)
+        try await app.test(.live) { client in
+            let uri = try signer.sign(url: "/v1/cards/sample/render.png?tilt_x=-20&size=200x260")
+            let frame = try await client.execute(uri: uri, method: .get)
+            #expect(frame.status == .ok)
+            let etag = try #require(frame.headers[.eTag])
+            #expect(try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(try await client.execute(uri: uri.replacingOccurrences(of: "tilt_x=-20", with: "tilt_x=-21"), method: .get).status == .forbidden)
+            let uris = try (0..<6).map { try signer.sign(url: "/v1/cards/sample/render.png?flip=\($0 * 10)&size=300x400") }
+            // A connection each: the test client sends one request at a time on its connection.
+            let port = try #require(client.port)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for uri in uris {
+                    group.addTask {
+                        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) {
+                            try await $0.get(uri).status
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.contains(.serviceUnavailable))
+            #expect(statuses.allSatisfy { $0 == .ok || $0 == .serviceUnavailable })
+        }
+    }
+
+    /// A client that sends half a request head and stops is disconnected after the idle
+    /// timeout; the server goes on answering others meanwhile.
+    @Test func aSlowClientIsDisconnected() async throws {
+        let app = try buildApplication(ServerFixtures.configuration { $0.idleTimeout = .milliseconds(500) })
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let slow = try RawConnection(port: port)
+            slow.send("GET /v1/cards/sample/render.png HTTP/1.1\r\nHost: x\r\n")
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            let idle = try RawConnection(port: port)
+            #expect(slow.readUntilClosed(seconds: 10) != nil, "the half-sent request's connection stayed open")
+            #expect(idle.readUntilClosed(seconds: 10) != nil, "the idle connection stayed open")
+        }
+    }
+
+    /// A client that leaves mid-render: the frame is still made once and cached, and nothing
+    /// stays in flight.
+    @Test func aClientThatLeavesMidRenderWastesNothing() async throws {
+        let app = try buildApplication(ServerFixtures.configuration())
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=600x800"
+            do {
+                let leaving = try RawConnection(port: port)
+                leaving.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            var source: String?
+            for _ in 0..<400 where source != "hit" {
+                try await Task.sleep(for: .milliseconds(50))
+                let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                if metrics.contains("kira_renders_total 1\n") {
+                    source = try await client.execute(uri: uri, method: .get).cacheSource
+                }
+            }
+            #expect(source == "hit")
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains("kira_renders_total 1\n"))
+            #expect(metrics.contains("kira_renders_in_flight 0"))
+        }
+    }
+
+    /// 2 000 idle connections: the server still answers.
+    @Test func twoThousandIdleConnections() async throws {
+        let limit = raiseOpenFileLimit()
+        try #require(limit >= 4200, "this test holds 2 000 connections at both ends; the open-file limit is \(limit)")
+        let app = try buildApplication(ServerFixtures.configuration())
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var connections: [RawConnection] = []
+            for _ in 0..<2000 { connections.append(try RawConnection(port: port)) }
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get).status == .ok)
+            connections.removeAll()
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain TCP connection to a port on 127.0.0.1, for what an HTTP client does not do: send half
+/// a request, hold a connection idle, leave in the middle.
+final class RawConnection {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(what: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard status == 0 else {
+            close(descriptor)
+            throw Failure(what: "connect", code: errno)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything the server sends until it closes the connection or `seconds` pass; nil when
+    /// the time ran out with the connection still open.
+    func readUntilClosed(seconds: Double) -> [UInt8]? {
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+        let end = Double(clock_gettime_seconds()) + seconds
+        while true {
+            let left = end - clock_gettime_seconds()
+            guard left > 0 else { return nil }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(left * 1000)) > 0 else { return nil }
+            let n = recv(descriptor, &buffer, buffer.count, 0)
+            if n <= 0 { return received }
+            received += buffer[0..<n]
+        }
+    }
+
+    struct Failure: Error { var what: String; var code: Int32 }
+}
+
+private func clock_gettime_seconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Raises this process's limit on open files to its hard limit (for tests that hold thousands).
+func raiseOpenFileLimit() -> Int {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    return Int(limit.rlim_cur)
+}

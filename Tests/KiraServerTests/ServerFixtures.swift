@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import KiraImage
+import KiraRender
+import KiraRequest
+import KiraServer
+import Logging
+
+/// Servers and cards for the tests.
+enum ServerFixtures {
+    static let quietLogger = Logger(label: "kira.serve.test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A configuration for tests: loopback, any port, no log.
+    static func configuration(_ change: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
+        var configuration = ServerConfiguration(kiraVersion: "test", logger: quietLogger)
+        configuration.port = 0
+        // The tests run side by side on a shared machine, in debug builds: waits and deadlines
+        // are long unless a test is about them.
+        configuration.maxWait = .seconds(120)
+        configuration.deadline = .seconds(300)
+        change(&configuration)
+        return configuration
+    }
+
+    static let key = Array("0123456789abcdef0123456789abcdef".utf8)
+
+    /// A folder of card folders; removed with `remove()`.
+    final class CardFolder: Sendable {
+        let path: String
+
+        init() throws {
+            path = NSTemporaryDirectory() + "kira-serve-cards-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+
+        /// A card `id` whose art is a `width`×`height` gradient, with the files named in `files`
+        /// (`art.png` always) written as PNGs, and any raw files in `raw`.
+        func addCard(_ id: String, width: Int = 60, height: Int = 84, files: [String] = ["art.png"], raw: [String: [UInt8]] = [:]) throws {
+            let folder = path + "/" + id
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var image = RGBAImage<UInt8>(width: width, height: height)
+            for i in image.channels.indices { image.channels[i] = UInt8((i * 7 + i / 13) % 256) }
+            for name in files { try PNGCodec.write(.rgba8(image), to: folder + "/" + name) }
+            for (name, bytes) in raw { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)) }
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// The problem body of a response.
+    static func problem(_ response: TestResponse) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any] ?? [:]
+    }
+
+    /// The frame the library renders for `values` of `card`: what the server must send.
+    static func expectedFrame(_ values: [(String, String)], card: LoadedCard? = nil) throws -> [UInt8] {
+        let request = try RenderRequest(values: values)
+        let faces = try card ?? CardTextures().load { _, _ in fatalError() }
+        return try request.encode(try request.render(request.scene(for: faces), with: FrameRenderer()))
+    }
+}
+
+extension TestResponse {
+    var bytes: [UInt8] { Array(buffer: body) }
+    var cacheSource: String? { headers[HTTPField.Name("X-Kira-Cache")!] }
+}
