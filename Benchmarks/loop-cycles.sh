@@ -12,9 +12,9 @@
 #
 # Each loop is the smallest one in its function that holds the loop's telltale instructions
 # (the shade's divisions and square root; the projection's double-precision division and
-# texel permutes), cut out of `objdump -d` and marked for llvm-mca. Branches are kept as
-# instructions (llvm-mca predicts them all taken-through); so the figure is one pass through the
-# loop body's straight line.
+# texel permutes), cut out of `objdump -d` and marked for llvm-mca. llvm-mca ignores control
+# flow: the figure is for the loop's body as one straight line, every branch in it included and
+# none taken, repeated.
 # Needs llvm-mca with a Zen 4 model: LLVM 17 or later (Debian's llvm-19; the Swift toolchain
 # ships none). Usage: Benchmarks/loop-cycles.sh [MCPU]   (default znver4)
 set -euo pipefail
