@@ -1,3 +1,5 @@
+import CKiraLanes
+
 /// The shader's fast path: the original shader's functions on ``Lanes`` of sixteen pixels.
 ///
 /// Each function performs the same float32 operations, in the same order, as its scalar twin in
@@ -14,19 +16,26 @@ public enum KiraLanes {
         return RGBLanes(channel(1), channel(2.0 / 3.0), channel(1.0 / 3.0))
     }
 
+    /// `rgb2hsv` for colours whose channels are finite and not -0, as every colour of
+    /// ``hsv2rgb(_:_:_:)`` is: the reference's result bit for bit in fewer operations.
+    ///
+    /// Each of the reference's `mix(x, y, s)` with a step `s` is `x` where the step is 0 and
+    /// `x + (y - x)` where it is 1 (``kira_mix_step``); `mix(p.y, p.y, s2)` is `p.y`; and `q.z`
+    /// is one of four constants, each worked out by the reference's own operations.
     @inlinable @inline(__always)
     public static func rgb2hsv(_ c: RGBLanes) -> RGBLanes {
-        let s1 = Lanes.step(c.b, c.g)
-        let px = Lanes.mix(c.b, c.g, s1)
-        let py = Lanes.mix(c.g, c.b, s1)
-        let pz = Lanes.mix(Lanes(repeating: -1), .zero, s1)
-        let pw = Lanes.mix(Lanes(repeating: 2.0 / 3.0), Lanes(repeating: -1.0 / 3.0), s1)
-
-        let s2 = Lanes.step(px, c.r)
-        let qx = Lanes.mix(px, c.r, s2)
-        let qy = Lanes.mix(py, py, s2)
-        let qz = Lanes.mix(pw, pz, s2)
-        let qw = Lanes.mix(c.r, px, s2)
+        // step(c.b, c.g) chooses p, step(p.x, c.r) chooses q (the reference's order).
+        let px = kira_mix_step(c.b, c.g, c.b, c.g)
+        let py = kira_mix_step(c.g, c.b, c.b, c.g)
+        let qx = kira_mix_step(px, c.r, px, c.r)
+        let qy = py
+        let qw = kira_mix_step(c.r, px, px, c.r)
+        @inline(__always) func qz(_ s1: Float, _ s2: Float) -> Lanes {
+            let pz = SeedShader.mix(-1, 0, s1), pw = SeedShader.mix(2.0 / 3.0, -1.0 / 3.0, s1)
+            return Lanes(repeating: SeedShader.mix(pw, pz, s2))
+        }
+        let qz = kira_select_step(kira_select_step(qz(0, 0), qz(1, 0), c.b, c.g),
+                                  kira_select_step(qz(0, 1), qz(1, 1), c.b, c.g), px, c.r)
 
         let d = qx - Lanes.min(qw, qy)
         let e: Float = 1.0e-10

@@ -17,6 +17,11 @@ import Testing
         }
     }
 
+    /// Equal bit for bit (so +0 and -0 differ).
+    static func same(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Bool {
+        a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern && a.z.bitPattern == b.z.bitPattern
+    }
+
     static func lanes(_ values: ArraySlice<Float>) -> Lanes {
         var v = Lanes()
         for (i, x) in values.enumerated() { v[i] = x }
@@ -36,6 +41,42 @@ import Testing
                 #expect(SIMD3(hsv.r[i], hsv.g[i], hsv.b[i]) == back, "rgb2hsv lane \(base + i)")
             }
         }
+    }
+
+    /// The lanes' rgb2hsv chooses where the reference multiplies by a step: checked on every
+    /// 4099th float from -0.25 to 1.25 (the value noise's range and beyond), through both halves of
+    /// the noise colours, and on 65 536 colours of random hue, saturation and value.
+    @Test func noiseColoursMatchAcrossFloats() {
+        var noises: [Float] = []
+        for bits in stride(from: UInt32(0), through: Float(0.25).bitPattern, by: 4099) { noises.append(-Float(bitPattern: bits)) }
+        for bits in stride(from: UInt32(0), through: Float(1.25).bitPattern, by: 4099) { noises.append(Float(bitPattern: bits)) }
+        while noises.count % 16 != 0 { noises.append(1) }
+        var mismatches = 0
+        for base in stride(from: 0, to: noises.count, by: 16) {
+            let colors = KiraLanes.noiseColors(valueNoise: Self.lanes(noises[base..<(base + 16)]))
+            for i in 0..<16 {
+                let rgb = SeedShader.hsv2rgb(SIMD3(noises[base + i], 1, 1))
+                let hsv = SeedShader.rgb2hsv(rgb)
+                let full = SeedShader.hsv2rgb(SIMD3(hsv.x, hsv.y, 1))
+                let lanes = (SIMD3(colors.colorNoiseRGB.r[i], colors.colorNoiseRGB.g[i], colors.colorNoiseRGB.b[i]),
+                             SIMD3(colors.fullValueRGB.r[i], colors.fullValueRGB.g[i], colors.fullValueRGB.b[i]))
+                if !Self.same(lanes.0, rgb) || !Self.same(lanes.1, full) { mismatches += 1 }
+            }
+        }
+        #expect(noises.count > 500_000)
+        #expect(mismatches == 0)
+
+        let h = Self.inputs(65536, seed: 7), s = Self.inputs(65536, seed: 8), v = Self.inputs(65536, seed: 9)
+        mismatches = 0
+        for base in stride(from: 0, to: 65536, by: 16) {
+            let range = base..<(base + 16)
+            let hsv = KiraLanes.rgb2hsv(KiraLanes.hsv2rgb(Self.lanes(h[range]), Self.lanes(s[range]), Self.lanes(v[range])))
+            for i in 0..<16 {
+                let back = SeedShader.rgb2hsv(SeedShader.hsv2rgb(SIMD3(h[base + i], s[base + i], v[base + i])))
+                if !Self.same(SIMD3(hsv.r[i], hsv.g[i], hsv.b[i]), back) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     @Test(arguments: [SIMD3<Float>(0, 0, 1), SIMD3(-0.17, 0.17, 0.97), SIMD3(0.3, -0.2, 0.9), SIMD3(0, 0, -1)])

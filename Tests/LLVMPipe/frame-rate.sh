@@ -17,20 +17,9 @@ mkdir -p "$out/card"
 frames="${1:-60}"
 threads="${LP_NUM_THREADS:-$(nproc)}"
 
-need=()
-pkg-config --exists egl 2>/dev/null || need+=(libegl-dev)
-pkg-config --exists opengl 2>/dev/null || need+=(libgl-dev)
-[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || need+=(libgl1-mesa-dri)
-[ -x /usr/bin/time ] || need+=(time)
-if [ ${#need[@]} -gt 0 ]; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}"
-fi
-
-gcc -O2 -o "$out/render" "$here/render.c" $(pkg-config --cflags --libs egl opengl libpng)
-scratch="${KIRA_SCRATCH_PATH:-$root/.build}"
-(cd "$root" && swift build -c release --product kira --scratch-path "$scratch" >/dev/null)
-kira="$scratch/release/kira"
+also_need=()
+[ -x /usr/bin/time ] || also_need=(time)
+source "$here/prepare.sh"
 "$kira" textures --size 1260x1760 --output-dir "$out/card"
 card=(--art "$out/card/front.png" --mask "$out/card/mask.png" --back "$out/card/back.png" --back-mask "$out/card/back-mask.png")
 

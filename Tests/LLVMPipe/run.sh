@@ -12,19 +12,8 @@ out="$root/output/llvmpipe"
 mkdir -p "$out"
 tx="${1:--8}" ty="${2:-10}"
 
-need=()
-pkg-config --exists egl 2>/dev/null || need+=(libegl-dev)
-pkg-config --exists opengl 2>/dev/null || need+=(libgl-dev)
-[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || need+=(libgl1-mesa-dri)
-if [ ${#need[@]} -gt 0 ]; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}"
-fi
-
-gcc -O2 -o "$out/render" "$here/render.c" $(pkg-config --cflags --libs egl opengl libpng)
-scratch="${KIRA_SCRATCH_PATH:-$root/.build}"
-(cd "$root" && swift build -c release --product kira --scratch-path "$scratch" >/dev/null)
-kira="$scratch/release/kira"
+also_need=()
+source "$here/prepare.sh"
 
 # The face normal of normalFromTilt, as Kira computes it, for both renderers.
 normal=$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")
