@@ -88,8 +88,7 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration())
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            var connections: [RawConnection] = []
-            for _ in 0..<2000 { connections.append(try RawConnection(port: port)) }
+            var connections = try await RawConnection.open(2000, port: port)
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get).status == .ok)
             connections.removeAll()

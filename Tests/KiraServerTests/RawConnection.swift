@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
 /// A plain TCP connection to a port on 127.0.0.1, for what an HTTP client does not do: send half
 /// a request, hold a connection idle, leave in the middle.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {  // one owner at a time: made on one thread, then handed over
     let descriptor: Int32
 
     init(port: Int) throws {
@@ -24,6 +25,17 @@ final class RawConnection {
     }
 
     deinit { close(descriptor) }
+
+    /// `count` connections, made on a Dispatch thread: a blocking `connect` on one of the few
+    /// threads Swift's tasks run on would hold back the server accepting them (under a loaded
+    /// machine, 2 000 connects then timed out after two minutes).
+    static func open(_ count: Int, port: Int) async throws -> [RawConnection] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port) } })
+            }
+        }
+    }
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)
