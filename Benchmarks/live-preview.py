@@ -31,6 +31,15 @@ window.kiraPreviewStats={fps:frames.length>1?1000*(frames.length-1)/(t-frames[0]
 </script>"""
 
 
+def listening(server):
+    """The origin `kira serve` prints once it listens (its log lines come before)."""
+    for line in server.stderr:
+        match = re.search(r"kira serve: listening on (http://\S+)", line)
+        if match:
+            return match.group(1)
+    sys.exit("kira serve did not start")
+
+
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -60,10 +69,10 @@ def drag(driver, seconds, centre):
 
 
 def live(encoding, width):
-    server = subprocess.Popen([KIRA, "serve", "--port", "0", "--live-encoding", encoding], stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen([KIRA, "serve", "--port", "0", "--live-encoding", encoding], stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
     driver = None
     try:
-        origin = re.search(r"listening on (http://\S+)", server.stderr.readline()).group(1)
+        origin = listening(server)
         driver = browser()
         driver.get(origin + "/")
         driver.execute_script(f"const w = document.getElementById('c-width'); w.value = {width}; w.onchange();")

@@ -22,6 +22,15 @@ ARTEFACTS = sys.argv[2] if len(sys.argv) > 2 else ".build/browser-artefacts"
 failures = []
 
 
+def listening(server):
+    """The origin `kira serve` prints once it listens (its log lines come before)."""
+    for line in server.stderr:
+        match = re.search(r"kira serve: listening on (http://\S+)", line)
+        if match:
+            return match.group(1)
+    sys.exit("kira serve did not start")
+
+
 def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what)
     if not condition:
@@ -39,14 +48,10 @@ def wait_for(driver, script, timeout=30.0):
     return None
 
 
-server = subprocess.Popen([KIRA, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True)
+server = subprocess.Popen([KIRA, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
 driver = None
 try:
-    line = server.stderr.readline()
-    match = re.search(r"listening on (http://\S+)", line)
-    if not match:
-        sys.exit(f"kira serve did not start: {line!r}")
-    origin = match.group(1)
+    origin = listening(server)
 
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
