@@ -116,10 +116,12 @@ final class LiveSession: Sendable {
     private func send(_ outbound: WebSocketOutboundWriter) async throws {
         var wakeups = self.wakeups.makeAsyncIterator()
         var lastStart: ContinuousClock.Instant?, seq = 0
+        // The last frame sent was of a moving card: one more shows it settled.
+        var settling = false
         while !Task.isCancelled {
             let (notices, due) = state.withLock { state in
                 defer { state.notices = [] }
-                return (state.notices, state.changed || state.card.isMoving(at: now))
+                return (state.notices, state.changed || settling || state.card.isMoving(at: now))
             }
             for notice in notices { try await outbound.writeTextMessage(notice) }
             guard due else {
@@ -145,6 +147,7 @@ final class LiveSession: Sendable {
                 back: card.showsBack, moving: card.isMoving(at: time), renderMilliseconds: frame.milliseconds, url: frame.url,
                 command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: frame.canvasWidth,
                 canvasHeight: frame.canvasHeight)
+            settling = header.moving
             try await outbound.writeBinaryMessage(Self.message(header: header, image: frame.bytes))
         }
     }
