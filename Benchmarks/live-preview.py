@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from urllib.parse import quote
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -20,15 +21,15 @@ KIRA = sys.argv[1]
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
 WIDTHS = [int(w) for w in sys.argv[3:]] or [630, 1260]
 
-CSS_CARD = """data:text/html,<style>body{margin:0;display:grid;place-items:center;height:100vh;perspective:800px}
+CSS_CARD = "data:text/html," + quote("""<style>body{margin:0;display:grid;place-items:center;height:100vh;perspective:800px}
 #card{width:630px;height:880px;border-radius:20px;background:linear-gradient(115deg,#f0a,#0af,#af0,#fa0);
 background-size:400% 400%;box-shadow:0 20px 60px #0008}</style><div id=card></div><script>
 const card=document.getElementById('card');let frames=[];
 addEventListener('pointermove',e=>{const x=e.clientX/innerWidth-.5,y=e.clientY/innerHeight-.5;
 card.style.transform=`rotateY(${x*20}deg) rotateX(${-y*20}deg)`;card.style.backgroundPosition=`${50+x*100}% ${50+y*100}%`});
-(function tick(t){frames.push(t);while(frames.length&&t-frames[0]>2000)frames.shift();
+(function tick(){const t=performance.now();frames.push(t);while(frames.length&&t-frames[0]>2000)frames.shift();
 window.kiraPreviewStats={fps:frames.length>1?1000*(frames.length-1)/(t-frames[0]):0};requestAnimationFrame(tick)})();
-</script>"""
+</script>""")
 
 
 def listening(server):

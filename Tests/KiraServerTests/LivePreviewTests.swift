@@ -52,7 +52,7 @@ import Testing
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let seen = Locked<[LiveFrame]>([]), notices = Locked<[String]>([])
-            try await client.ws("/live") { inbound, outbound, _ in
+            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
                 var messages = LiveMessages(inbound)
                 let first = try await messages.frame(notices: notices)
                 #expect(first.number("tiltX") == 0)
@@ -105,7 +105,7 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration { $0.liveEncoding = .jpeg })
         try await app.test(.live) { client in
             let frames = Locked(0)
-            try await client.ws("/live") { inbound, outbound, _ in
+            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
                 var messages = LiveMessages(inbound)
                 _ = try await messages.frame(notices: Locked([]))
                 try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
@@ -136,7 +136,7 @@ import Testing
             let port = try #require(client.port)
             let (opened, open) = AsyncStream.makeStream(of: Void.self)
             let (finish, finished) = AsyncStream.makeStream(of: Void.self)
-            async let holder: WebSocketCloseFrame? = client.ws("/live") { inbound, outbound, _ in
+            async let holder: WebSocketCloseFrame? = client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
                 var messages = LiveMessages(inbound)
                 _ = try await messages.frame(notices: Locked([]))
                 for i in 1...50 { try await outbound.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i),"dy":0}"#) }
