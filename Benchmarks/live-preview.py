@@ -8,13 +8,13 @@ usage: Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release b
 """
 import math
 import os
-import re
-import subprocess
 import sys
 import time
 from urllib.parse import quote
 
-from selenium import webdriver
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Browser"))
+import kiraserve  # noqa: E402
+from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service
 
 KIRA = sys.argv[1]
@@ -30,15 +30,6 @@ card.style.transform=`rotateY(${x*20}deg) rotateX(${-y*20}deg)`;card.style.backg
 (function tick(){const t=performance.now();frames.push(t);while(frames.length&&t-frames[0]>2000)frames.shift();
 window.kiraPreviewStats={fps:frames.length>1?1000*(frames.length-1)/(t-frames[0]):0};requestAnimationFrame(tick)})();
 </script>""")
-
-
-def listening(server):
-    """The origin `kira serve` prints once it listens (its log lines come before)."""
-    for line in server.stderr:
-        match = re.search(r"kira serve: listening on (http://\S+)", line)
-        if match:
-            return match.group(1)
-    sys.exit("kira serve did not start")
 
 
 def browser():
@@ -70,10 +61,9 @@ def drag(driver, seconds, centre):
 
 
 def live(encoding, width):
-    server = subprocess.Popen([KIRA, "serve", "--port", "0", "--live-encoding", encoding], stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+    server, origin = kiraserve.start(KIRA, "--live-encoding", encoding)
     driver = None
     try:
-        origin = listening(server)
         driver = browser()
         driver.get(origin + "/")
         driver.execute_script(f"const w = document.getElementById('c-width'); w.value = {width}; w.onchange();")

@@ -8,11 +8,10 @@ same pose. A screenshot is kept in the artefacts folder.
 usage: live-preview.py KIRA [ARTEFACTS]   (exit 0 when every check passed, 1 otherwise)
 """
 import os
-import re
-import subprocess
 import sys
 import time
 
+import kiraserve
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -20,15 +19,6 @@ from selenium.webdriver.common.action_chains import ActionChains
 KIRA = sys.argv[1]
 ARTEFACTS = sys.argv[2] if len(sys.argv) > 2 else ".build/browser-artefacts"
 failures = []
-
-
-def listening(server):
-    """The origin `kira serve` prints once it listens (its log lines come before)."""
-    for line in server.stderr:
-        match = re.search(r"kira serve: listening on (http://\S+)", line)
-        if match:
-            return match.group(1)
-    sys.exit("kira serve did not start")
 
 
 def check(condition, what):
@@ -48,10 +38,9 @@ def wait_for(driver, script, timeout=30.0):
     return None
 
 
-server = subprocess.Popen([KIRA, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+server, origin = kiraserve.start(KIRA)
 driver = None
 try:
-    origin = listening(server)
 
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
