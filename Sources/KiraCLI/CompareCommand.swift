@@ -85,10 +85,8 @@ struct CompareCommand: ParsableCommand {
         if !failures.isEmpty { throw ExitCode(1) }
     }
 
-    /// Both images, and the larger of the comparison's planes and the heat map with its PNG bytes.
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
-        let diffBytes = diff == nil ? 0 : 2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
-        return decoded + max(ImageComparison.estimatedWorkingBytes(width: width, height: height, mixedDepths: mixedDepths), diffBytes)
+        ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths, heatMap: diff != nil)
     }
 
     private func report(_ c: ImageComparison, _ failures: [String]) -> (text: String, json: String) {

@@ -2,6 +2,12 @@ import KiraImage
 
 /// A heat map of where two images differ, for looking at.
 public enum DiffMap {
+    /// The memory of a heat map of `width` × `height` images: its 8-bit pixels and, at most, as
+    /// many again for its PNG bytes.
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        2 * MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
+    }
+
     /// One pixel per pixel: black where the images agree, then dark blue, red, orange and white
     /// as the largest channel difference grows to `fullScale` (a fraction of full scale; default
     /// 16 8-bit steps, so that a difference of one step is already visible).

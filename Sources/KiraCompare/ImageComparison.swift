@@ -76,6 +76,14 @@ public struct ImageComparison: Sendable, Equatable {
         return 44 * pixels + (mixedDepths ? 8 * pixels : 0)
     }
 
+    /// The peak memory of comparing two `width` × `height` images whose decoded pixels take
+    /// `decodedBytes` together: the images, then the larger of the comparison's working planes and,
+    /// when `heatMap` is asked for, the heat map with its PNG bytes.
+    public static func estimatedPeakBytes(width: Int, height: Int, decodedBytes: Int, mixedDepths: Bool, heatMap: Bool) -> Int {
+        let heatMapBytes = heatMap ? DiffMap.estimatedBytes(width: width, height: height) : 0
+        return decodedBytes + max(estimatedWorkingBytes(width: width, height: height, mixedDepths: mixedDepths), heatMapBytes)
+    }
+
     /// Whether two images can be compared.
     public static func sizesMatch(_ a: AnyRGBAImage, _ b: AnyRGBAImage) -> Bool {
         a.width == b.width && a.height == b.height

@@ -29,6 +29,14 @@ public enum FrameBackground: Sendable, Equatable {
     /// An opaque colour, channels in 0...1.
     case color(SIMD3<Float>)
 
+    /// The colour in 8-bit channels, rounded to nearest (nil when transparent): what an output
+    /// without alpha is matted onto.
+    public var color8: SIMD3<UInt8>? {
+        guard case .color(let color) = self else { return nil }
+        let scaled = (color.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 255).rounded(.toNearestOrEven)
+        return SIMD3<UInt8>(truncatingIfNeeded: SIMD3<Int32>(scaled))
+    }
+
     /// Premultiplied RGBA.
     var premultiplied: SIMD4<Float> {
         switch self {

@@ -53,9 +53,8 @@ public struct CanvasSettings: Sendable, Equatable {
                    return .color(color)
                },
                spell: { background in
-                   guard case .color(let c) = background else { return "transparent" }
-                   let bytes = (0..<3).map { UInt8((c[$0] * 255).rounded()) }
-                   return "#" + bytes.map { byte in
+                   guard let color = background.color8 else { return "transparent" }
+                   return "#" + [color.x, color.y, color.z].map { byte in
                        let digits = Array("0123456789abcdef")
                        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
                    }.joined()

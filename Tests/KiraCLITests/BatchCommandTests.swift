@@ -24,7 +24,7 @@ import Testing
                 lines.append("\(output),art/card\(card).png,../textures/mask.png,\(tilt * 4 - 6),\(8 - tilt * 3),\(tilt * 25),\(size),\(background)")
             }
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: workspace.file("cat/cards.csv"), atomically: false, encoding: .utf8)
         return outputs
     }
 
@@ -63,7 +63,7 @@ import Testing
             {"output": "out/j1.png", "art": "art/card1.png", "back": "art/card0.png", "flip": 120, "axis": "xy", "crossfade": true, "depth": 16, "size": "70x90"}
             {"output": "out/j2.png", "art": "art/card0.png", "mask": "../textures/mask.png", "size": "64x80", "tilt_x": -4.5, "shader": "threejs", "perspective": 0.3, "tilt_perspective": 0.8, "y_flip": "height", "angle_strength": 3, "rotation": "standard", "compression": "fast"}
             """
-        try jsonl.write(toFile: workspace.file("cat/more.jsonl"), atomically: true, encoding: .utf8)
+        try jsonl.write(toFile: workspace.file("cat/more.jsonl"), atomically: false, encoding: .utf8)
 
         let result = try workspace.run("batch", "cat/cards.csv", "--json")
         #expect(result.status == 0, "\(result.stderr)")
@@ -251,7 +251,7 @@ import Testing
             out/good2.png,in.png,-3,,yes,50x60
 
             """
-        try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
+        try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: false, encoding: .utf8)
         let result = try workspace.run("batch", "cat/cards.csv", "--json")
         #expect(result.status == 1, "\(result.stderr)")
         let summary = try Self.summary(result)
@@ -272,7 +272,7 @@ import Testing
     /// (`--back` and `--background`).
     @Test func aBadBackgroundIsNamedAsSuch() throws {
         let workspace = try Workspace()
-        try "output,size,background\nout/v.png,50x60,#ZZZZZZ\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try "output,size,background\nout/v.png,50x60,#ZZZZZZ\n".write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let result = try workspace.run("batch", "cards.csv")
         #expect(result.status == 1)
         #expect(result.stderr.contains("row 1 (out/v.png): background must be #RRGGBB"), "\(result.stderr)")
@@ -292,7 +292,7 @@ import Testing
             out/e.png,abc,40x50
 
             """
-        try manifest.write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try manifest.write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let result = try workspace.run("batch", "cards.csv", "--json")
         #expect(result.status == 1, "\(result.stderr)")
         #expect(try Self.summary(result).failures.map(\.row) == [2, 3, 5, 6], "\(result.stderr)")
@@ -325,7 +325,7 @@ import Testing
     @Test func outputNamesUpTo255Bytes() throws {
         let workspace = try Workspace()
         let name = String(repeating: "n", count: 251) + ".png"
-        try "output,size\nout/\(name),30x40\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try "output,size\nout/\(name),30x40\n".write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let first = try workspace.run("batch", "cards.csv", "--json")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try Self.summary(first).rendered == 1)
@@ -352,7 +352,7 @@ import Testing
     func aBadManifestRendersNothing(index: Int) throws {
         let (name, text, reason) = Self.badManifests[index]
         let workspace = try Workspace()
-        if !text.isEmpty { try text.write(toFile: workspace.file(name), atomically: true, encoding: .utf8) }
+        if !text.isEmpty { try text.write(toFile: workspace.file(name), atomically: false, encoding: .utf8) }
         let result = try workspace.run("batch", name)
         #expect(result.status == 2, "\(name): exit \(result.status): \(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
@@ -367,7 +367,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: workspace.file("real"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: workspace.file("link"), withDestinationPath: "real")
         try "output,size\nreal/cards/a.png,20x20\nlink/cards/a.png,20x20\n".write(
-            toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+            toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let result = try workspace.run("batch", "cards.csv")
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("rows 1 and 2 both write"), "\(result.stderr)")
@@ -376,7 +376,7 @@ import Testing
 
     @Test func badShard() throws {
         let workspace = try Workspace()
-        try "output\nout/a.png\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try "output\nout/a.png\n".write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         // Each refused on one line that says what is wrong (a negative K is a value, not a missing one).
         for (shard, reason) in [("3/3", "K must be 0…2"), ("x", "must be K/N"), ("-1/2", "K must be 0…1"), ("1/0", "N must be"),
                                 ("0/1000001", "N must be"), ("99999999999999999999/2", "must be K/N")] {
@@ -392,7 +392,7 @@ import Testing
     @Test(arguments: [[], ["--json"]])
     func summaryToFullDevice(arguments: [String]) throws {
         let workspace = try Workspace()
-        try "output,size\nout/a.png,20x20\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try "output,size\nout/a.png,20x20\n".write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let result = try CLIRunner.run(["batch", "cards.csv", "--quiet"] + arguments, in: workspace.path, standardOutput: "/dev/full")
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("standard output"), "\(result.stderr)")
@@ -408,7 +408,7 @@ import Testing
         try FileManager.default.linkItem(atPath: workspace.file("cat/art.png"), toPath: workspace.file("cat/linked.png"))
         let art = try Data(contentsOf: URL(fileURLWithPath: workspace.file("cat/art.png")))
         let manifest = "output,art,size\nart.png,,40x50\nout/b.png,art.png,40x50\nlinked.png,,40x50\n"
-        try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: true, encoding: .utf8)
+        try manifest.write(toFile: workspace.file("cat/cards.csv"), atomically: false, encoding: .utf8)
         let result = try workspace.run("batch", "cat/cards.csv", "--json")
         #expect(result.status == 1, "\(result.stderr)")
         let summary = try Self.summary(result)

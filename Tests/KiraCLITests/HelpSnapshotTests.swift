@@ -55,7 +55,7 @@ import Testing
             let text = try Self.help(command)
             if record {
                 try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-                try text.write(to: file, atomically: true, encoding: .utf8)
+                try text.write(to: file, atomically: false, encoding: .utf8)
                 Issue.record("recorded help snapshot \(name): review the diff, commit it, and run the tests again without KIRA_RECORD_HELP")
                 continue
             }

@@ -75,7 +75,7 @@ import Testing
         let manifest = "output,art,mask,back,back_mask,size,foil,intensity,glare\n"
             + "out/a.png,textures/front.png,textures/mask.png,textures/back.png,textures/back-mask.png,60x80,gold,0.5,0.3\n"
             + "out/b.png,textures/front.png,textures/mask.png,textures/back.png,textures/back-mask.png,60x80,shiny,1,0\n"
-        try manifest.write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try manifest.write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let batch = try workspace.run("batch", "cards.csv")
         #expect(batch.status == 1)
         #expect(batch.stderr.contains("row 2 (out/b.png): foil must be kira, rainbow"), "\(batch.stderr)")

@@ -86,7 +86,7 @@ import Testing
         let output = try PNGCodec.read(workspace.file("out.png")).rgba8
         var input = ""
         for pixel in 0..<(40 * 56) { input += "\(art.channels[4 * pixel]) \(art.channels[4 * pixel + 1]) \(art.channels[4 * pixel + 2])\n" }
-        try input.write(toFile: workspace.file("in.txt"), atomically: true, encoding: .utf8)
+        try input.write(toFile: workspace.file("in.txt"), atomically: false, encoding: .utf8)
         let transicc = try MediaTools.run("sh", ["-c", "transicc -t1 -s -n -i /usr/share/color/icc/compatibleWithAdobeRGB1998.icc -o '*sRGB' < '\(workspace.file("in.txt"))'"])
         let expected = String(decoding: transicc.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
         #expect(expected.count == 40 * 56 * 3, "\(transicc.stderr)")
@@ -118,7 +118,7 @@ extension MaskRulesTests {
         let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"))))
         try Data(ColorChunks.retagged(try PNGCodec.encode(Self.art()), with: [("iCCP", adobe)])).write(to: URL(fileURLWithPath: workspace.file("art.png")))
         try PNGCodec.write(Self.art(), to: workspace.file("plain.png"))
-        try "output,art,mask,tilt_x\nb.png,art.png,art.png,5\n".write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+        try "output,art,mask,tilt_x\nb.png,art.png,art.png,5\n".write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let batch = try workspace.run("batch", "cards.csv")
         #expect(batch.status == 0, "\(batch.stderr)")
         let render = try workspace.run("render", "--art", "art.png", "--mask", "art.png", "--tilt-x", "5", "-o", "r.png")

@@ -77,7 +77,7 @@ import Testing
 
     @Test func signedURLsFromKiraSign() throws {
         let workspace = try Workspace(empty: ())
-        try "a key of at least sixteen bytes\n".write(toFile: workspace.file("key"), atomically: true, encoding: .utf8)
+        try "a key of at least sixteen bytes\n".write(toFile: workspace.file("key"), atomically: false, encoding: .utf8)
         let server = try ServeProcess(["--key-file", "key"], in: workspace.path)
         let sign = try CLIRunner.run(["sign", "--key-file", "key", "\(server.base)/v1/cards/sample/render.png?size=100x100&tilt_x=8.0"],
                                      in: workspace.path)

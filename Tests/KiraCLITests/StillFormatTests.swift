@@ -85,7 +85,7 @@ import Testing
             c.png,textures/front.png,textures/mask.png,5,80x100,,40,
             d.jpg,textures/front.png,textures/mask.png,5,80x100,,,
 
-            """.write(toFile: workspace.file("cards.csv"), atomically: true, encoding: .utf8)
+            """.write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)
         let batch = try workspace.run("batch", "cards.csv")
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(batch.stderr.split(separator: "\n").count == 1 && batch.stderr.contains("row 4: JPEG has no transparency"), "\(batch.stderr)")

@@ -2,14 +2,16 @@ import Foundation
 import KiraCatalogue
 import KiraImage
 import KiraRender
+import KiraTestSupport
 import Testing
 
 @Suite struct TextureCacheTests {
-    let directory: String
+    /// Removed with its files when the test ends.
+    let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cache-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        temporary = try TemporaryDirectory()
         for (index, name) in ["a", "b", "c"].enumerated() {
             var image = RGBAImage<UInt8>(width: 10, height: 10)
             for i in image.channels.indices { image.channels[i] = UInt8((i * (index + 3)) % 256) }

@@ -91,7 +91,7 @@ import Testing
         for pixel in 0..<(image.width * image.height) {
             input += "\(image.channels[4 * pixel]) \(image.channels[4 * pixel + 1]) \(image.channels[4 * pixel + 2])\n"
         }
-        try input.write(toFile: directory.path + "/in.txt", atomically: true, encoding: .utf8)
+        try input.write(toFile: directory.path + "/in.txt", atomically: false, encoding: .utf8)
         let output = try MediaTools.run("sh", ["-c", "transicc -t1 -s -n -i '\(profile)' -o '*sRGB' < '\(directory.path)/in.txt'"])
         let values = String(decoding: output.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
         guard output.status == 0, values.count == 3 * image.width * image.height else {

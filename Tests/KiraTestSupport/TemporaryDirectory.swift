@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// A fresh directory under /tmp, removed with its contents when released.
 public final class TemporaryDirectory {
@@ -27,8 +28,8 @@ public final class TemporaryDirectory {
     }
 
     deinit {
-        for name in contents() { unlink(path + "/" + name) }
-        rmdir(path)
+        // With what tests made inside it, folders too.
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     public struct Failure: Error {}

@@ -51,13 +51,8 @@ struct VideoOptions: ParsableArguments {
     /// The settings of every `--video`, for frames of `width` × `height` (ffmpeg's encoder threads:
     /// `threads`, as Kira's own).
     func settings(width: Int, height: Int, framesPerSecond: Int, background: FrameBackground, threads: Int) -> VideoSettings {
-        var matte = SIMD3<UInt8>.zero
-        if case .color(let color) = background {
-            let scaled = (color.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * 255).rounded(.toNearestOrEven)
-            matte = SIMD3<UInt8>(truncatingIfNeeded: SIMD3<Int32>(scaled))
-        }
-        return VideoSettings(width: width, height: height, framesPerSecond: framesPerSecond, quality: crf,
-                             transparent: background == .transparent, matte: matte, outputWidth: videoWidth, threads: threads)
+        VideoSettings(width: width, height: height, framesPerSecond: framesPerSecond, quality: crf,
+                      transparent: background == .transparent, matte: background.color8 ?? .zero, outputWidth: videoWidth, threads: threads)
     }
 
     /// The peak memory of every `--video` of `frames` frames: ffmpeg's share and Kira's.
