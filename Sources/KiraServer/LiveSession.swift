@@ -138,6 +138,10 @@ final class LiveSession: Sendable {
             guard let frame = await render(card.state(at: time), controls: controls) else { continue }
             while state.withLock({ $0.inFlight }) {
                 guard await wakeups.next() != nil else { return }
+                // Notices go out while the page has not yet painted the last frame.
+                for notice in state.withLock({ state in defer { state.notices = [] }; return state.notices }) {
+                    try await outbound.writeTextMessage(notice)
+                }
             }
             state.withLock { $0.inFlight = true }
             seq += 1
