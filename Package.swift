@@ -90,7 +90,7 @@ let targets: [Target] = [
     .target(
         name: "KiraServer",
         dependencies: [
-            "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "CLibCrypto",
+            "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "KiraFormats", "KiraAnimation", "KiraGeometry", "CLibCrypto",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -100,6 +100,8 @@ let targets: [Target] = [
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
         ],
         swiftSettings: nativeCPU),
 
@@ -210,11 +212,14 @@ let targets: [Target] = [
     .testTarget(
         name: "KiraServerTests",
         dependencies: [
-            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraTestSupport",
+            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
         ],
         swiftSettings: nativeCPU),
 ]
@@ -243,6 +248,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The live preview's WebSocket (`GET /live` of `kira serve`): RFC 6455 on the same Hummingbird
+        // router and port as the HTTP API, with a test client for the route tests.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // `swift package generate-documentation`: the DocC catalogues under Sources/*/*.docc (CI builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],

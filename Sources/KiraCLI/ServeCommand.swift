@@ -12,7 +12,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         discussion: """
             Serves the built-in card as 'sample', and with --cards every sub-folder of DIR as a card named \
             after it (art.png, and optionally mask.png, back.png, back_mask.png). Also /healthz, /readyz and \
-            /metrics (Prometheus). Frames are cached, immutable and carry an ETag; errors are RFC 9457 \
+            /metrics (Prometheus), and at / a live preview: drag the card in a browser (docs/live-preview.md). Frames are cached, immutable and carry an ETag; errors are RFC 9457 \
             problem+json. Without --key-file it listens on loopback only (unless --insecure); with it, every \
             render URL must be signed ('kira sign'). SIGTERM or SIGINT stop it gracefully (exit 0). \
             A card folder that cannot be served stops the start-up (exit 2). See docs/serve.md.
@@ -60,6 +60,18 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
     @Option(name: .customLong("grace-period"), help: ArgumentHelp("Seconds requests in flight get to finish after SIGTERM (default: \(Self.seconds(defaults.gracePeriod))).", valueName: "s"))
     var gracePeriod: Double?
 
+    @Flag(help: "With --key-file, serve the live preview (GET / and /live) too; its download links are signed. Without a key it is always served.")
+    var preview = false
+
+    @Option(name: .customLong("max-live-connections"), help: ArgumentHelp("Live previews open at once; more are refused (default: \(defaults.maxLiveConnections)).", valueName: "n"))
+    var maxLiveConnections: Int?
+
+    @Option(name: .customLong("max-live-fps"), help: ArgumentHelp("Frames a second sent to each live preview at most (default: \(defaults.maxLiveFramesPerSecond)).", valueName: "n"))
+    var maxLiveFPS: Int?
+
+    @Option(name: .customLong("live-encoding"), help: ArgumentHelp("How live preview frames are encoded: png, jpeg or webp (default: \(defaults.liveEncoding.rawValue); docs/live-preview.md).", valueName: "format"))
+    var liveEncoding: String?
+
     @OptionGroup var memory: MemoryOptions
 
     static func seconds(_ duration: Duration) -> String {
@@ -88,6 +100,15 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         if let maxSize { configuration.maxCanvas = .init(width: maxSize.width, height: maxSize.height) }
         configuration.threadsPerRender = threads
         configuration.insecure = insecure
+        configuration.preview = preview
+        if let maxLiveConnections { configuration.maxLiveConnections = maxLiveConnections }
+        if let maxLiveFPS { configuration.maxLiveFramesPerSecond = maxLiveFPS }
+        if let liveEncoding {
+            guard let encoding = LiveEncoding(rawValue: liveEncoding) else {
+                throw InputError("--live-encoding must be " + LiveEncoding.allCases.map(\.rawValue).joined(separator: ", ") + ", not \"\(liveEncoding)\"")
+            }
+            configuration.liveEncoding = encoding
+        }
         configuration.memory = memory.budget
         if let keyFile {
             do { configuration.key = try URLSignature.readKey(path: keyFile) } catch { throw InputError(error.description) }

@@ -31,17 +31,20 @@ public struct RequestParameter<Root>: Sendable {
     /// written `{name}` (see ``help(naming:)``).
     public let help: String
     public let kind: ParameterKind
+    /// The bounds of a number or whole number, for a front end that draws a slider; nil for the other kinds.
+    public let range: ClosedRange<Double>?
     private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
     private let canonical: @Sendable (Root) -> String?
 
     /// An entry that parses with `store` and reports its value with `canonical`.
-    public init(name: String, valueName: String, help: String, kind: ParameterKind,
+    public init(name: String, valueName: String, help: String, kind: ParameterKind, range: ClosedRange<Double>? = nil,
                 store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
                 canonical: @escaping @Sendable (Root) -> String?) {
         self.name = name
         self.valueName = valueName
         self.help = help
         self.kind = kind
+        self.range = range
         self.store = store
         self.canonical = canonical
     }
@@ -67,7 +70,7 @@ public struct RequestParameter<Root>: Sendable {
     public func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable) -> RequestParameter<Outer> {
         let store = self.store, canonical = self.canonical
         return RequestParameter<Outer>(
-            name: name, valueName: valueName, help: help, kind: kind,
+            name: name, valueName: valueName, help: help, kind: kind, range: range,
             store: { (outer: inout Outer, text: String) throws(RequestError) in try store(&outer[keyPath: path], text) },
             canonical: { canonical($0[keyPath: path]) })
     }
@@ -79,7 +82,7 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, in range: ClosedRange<V>, default: V, example: V? = nil,
         valueName: String, help: String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .number,
+        Self(name: name, valueName: valueName, help: help, kind: .number, range: Double(range.lowerBound)...Double(range.upperBound),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example ?? `default`)
              },
@@ -92,7 +95,7 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, in range: ClosedRange<V>, example: V,
         valueName: String, help: String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .number,
+        Self(name: name, valueName: valueName, help: help, kind: .number, range: Double(range.lowerBound)...Double(range.upperBound),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example)
              },
@@ -105,7 +108,7 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, Int> & Sendable, in range: ClosedRange<Int>, default: Int,
         example: Int? = nil, valueName: String, help: String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .integer,
+        Self(name: name, valueName: valueName, help: help, kind: .integer, range: Double(range.lowerBound)...Double(range.upperBound),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example ?? `default`)
              },
@@ -118,7 +121,7 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, Int?> & Sendable, in range: ClosedRange<Int>, example: Int,
         valueName: String, help: String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .integer,
+        Self(name: name, valueName: valueName, help: help, kind: .integer, range: Double(range.lowerBound)...Double(range.upperBound),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example)
              },

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -17,16 +18,22 @@ public func buildApplication(_ configuration: ServerConfiguration,
         throw ServerSetupError("--max-memory leaves nothing for frames beside --cache and the cards' textures: raise it or lower --cache")
     }
 
-    let router = Router()
+    // The WebSocket context: the live preview's `/live` upgrades on the same router and port.
+    let router = Router(context: BasicWebSocketRequestContext.self)
     // Middleware first: each route is built with the middleware added before it.
     router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger))
     router.add(middleware: ProblemMiddleware())
     RenderController(service: service).addRoutes(to: router)
     StatusController(metrics: metrics).addRoutes(to: router)
+    if configuration.servesPreview { LiveController(service: service).addRoutes(to: router) }
 
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
+                                 // Frames out are split into WebSocket frames of this size; a message in is cut at LiveInput.maxBytes.
+                                 ws: .init(maxFrameSize: 1 << 16))),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
             let address = channel.localAddress

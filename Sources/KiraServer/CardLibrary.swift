@@ -20,6 +20,8 @@ public struct CardLibrary: Sendable {
         public let faces: LoadedCard
         /// SHA-256 over the files' roles and contents (part of the ETag).
         public let contentHash: String
+        /// The card's files by role (`art`, `mask`…), as read at start-up; none for the sample card.
+        public internal(set) var files: [(role: String, path: String)] = []
     }
 
     /// The id of the built-in card.
@@ -119,7 +121,7 @@ public struct CardLibrary: Sendable {
             let faces = try textures.load { path, role in try cache.texture(at: path, role: role).image }
             var summary = ""
             for (role, path) in textures.byRole { summary += "\(role) \(try cache.hash(of: path))\n" }
-            return Card(id: id, faces: faces, contentHash: ContentHash.sha256(summary))
+            return Card(id: id, faces: faces, contentHash: ContentHash.sha256(summary), files: textures.byRole)
         } catch let error as RequestError {
             throw ServerSetupError("card '\(id)': \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
         } catch {

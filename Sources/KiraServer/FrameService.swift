@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import KiraCatalogue
+import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
@@ -86,6 +87,29 @@ final class FrameService: Sendable {
         }
     }
 
+    /// A live preview's frame of `card` as `request` describes it, in `format`: within the same
+    /// limits and render slots as the API's frames, but never cached (a live pose rarely repeats).
+    func liveFrame(_ request: RenderRequest, card: CardLibrary.Card, format: StillFormat) async throws(Problem)
+        -> (bytes: ByteBuffer, size: (width: Int, height: Int)) {
+        let scene = request.scene(for: card.faces)
+        let frameBytes = try checkCost(of: request, scene: scene, card: card)
+        do {
+            let bytes = try await render(request, scene: scene, frameBytes: frameBytes, format: format)
+            return (bytes, (scene.canvasWidth, scene.canvasHeight))
+        } catch is AdmissionGate.Overloaded {
+            metrics.recordRejection("overloaded")
+            throw Problem.overloaded(waited: configuration.maxWait)
+        } catch {
+            throw Problem.internal("the frame could not be made: \(error)")
+        }
+    }
+
+    /// The URL of `request`'s frame of card `id` as the API serves it: canonical, and signed
+    /// when the server has a key.
+    func url(of request: RenderRequest, id: String) -> String {
+        signature?.signedURL(path: Self.path(of: id), request: request) ?? URLSignature.canonical(path: Self.path(of: id), request: request)
+    }
+
     private func parse(_ rawQuery: String) throws(Problem) -> RenderQuery {
         do {
             return try RenderQuery(rawQuery: rawQuery)
@@ -123,7 +147,7 @@ final class FrameService: Sendable {
 
     /// Renders and encodes on a Dispatch thread (not Swift's cooperative pool, which keeps
     /// answering the health check and cached frames), once admitted.
-    private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int) async throws -> ByteBuffer {
+    private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int, format: StillFormat = .png) async throws -> ByteBuffer {
         metrics.waiting.increment()
         do {
             try await gate.admit(bytes: frameBytes, wait: configuration.maxWait)
@@ -141,7 +165,7 @@ final class FrameService: Sendable {
         let bytes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
             DispatchQueue.global().async {
                 // A renderer per frame: its scratch is freed with it, so idle memory stays small.
-                continuation.resume(with: Result { try request.encode(try request.render(scene, with: FrameRenderer(threads: threads))) })
+                continuation.resume(with: Result { try request.encode(try request.render(scene, with: FrameRenderer(threads: threads)), as: format) })
             }
         }
         metrics.renders.increment()

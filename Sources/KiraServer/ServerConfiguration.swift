@@ -36,6 +36,15 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(30)
     /// On SIGTERM or SIGINT, requests in flight get this long to finish before the process stops.
     public var gracePeriod: Duration = .seconds(20)
+    /// With a ``key``, serve the live preview (`GET /` and its WebSocket `/live`) too; without a
+    /// key the preview is always served.
+    public var preview = false
+    /// Live previews open at once; more are refused with a close reason.
+    public var maxLiveConnections = 8
+    /// Frames a second each live preview is sent at most.
+    public var maxLiveFramesPerSecond = 60
+    /// How the live preview's frames travel (``LiveEncoding``).
+    public var liveEncoding = LiveEncoding.standard
     /// Kira's version, part of every ETag: a new Kira may draw a frame differently.
     public var kiraVersion: String
     /// Where the server logs: one line per request, and its start and stop.
@@ -45,6 +54,9 @@ public struct ServerConfiguration: Sendable {
         self.kiraVersion = kiraVersion
         self.logger = logger
     }
+
+    /// Whether `GET /` and `/live` are served.
+    public var servesPreview: Bool { key == nil || preview }
 
     /// The threads each render uses.
     var renderThreads: Int { threadsPerRender ?? max(1, TileScheduler.processorCount / maxInflight) }
@@ -62,6 +74,12 @@ public struct ServerConfiguration: Sendable {
         guard cacheBytes >= 0, cacheBytes < memory.bytes else {
             throw ServerSetupError("--cache \(MemoryBudget.describe(cacheBytes)) does not fit in --max-memory \(MemoryBudget.describe(memory.bytes)): "
                                    + "the cache counts inside the memory budget, with the textures and the frames being rendered")
+        }
+        guard (1...4096).contains(maxLiveConnections) else {
+            throw ServerSetupError("--max-live-connections must be 1...4096, not \(maxLiveConnections)")
+        }
+        guard (1...240).contains(maxLiveFramesPerSecond) else {
+            throw ServerSetupError("--max-live-fps must be 1...240, not \(maxLiveFramesPerSecond)")
         }
         if let key, key.count < URLSignature.minimumKeyBytes {
             throw ServerSetupError("the key must be at least \(URLSignature.minimumKeyBytes) bytes, not \(key.count)")

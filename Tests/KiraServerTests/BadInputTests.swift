@@ -92,7 +92,8 @@ import Testing
         try await Self.expectProblem(path, status: .notFound, kind: "unknown-card")
     }
 
-    @Test(arguments: ["/v1/cards/sample/render.jpg", "/v1/cards/sample", "/", "/v2/x",
+    // "/" is the live preview's page (LivePreviewTests).
+    @Test(arguments: ["/v1/cards/sample/render.jpg", "/v1/cards/sample", "/index.html", "/v2/x",
                       "/v1/cards/sample/../sample/render.png"])
     func otherPathsAre404(path: String) async throws {
         try await Self.expectProblem(path, status: .notFound, kind: "not-found")

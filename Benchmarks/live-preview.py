@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The live preview's frame rate and pointer-to-photon latency, per frame encoding, measured by
+the page itself (window.kiraPreviewStats) in headless Chromium on loopback while a scripted drag
+moves continuously; beside it, as a reference, the frame rate the same Chromium reaches on a CSS
+holo card page of its own (a pointer-tracked 3-D transform and gradient, no server).
+
+usage: Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release build)
+"""
+import math
+import os
+import sys
+import time
+from urllib.parse import quote
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Browser"))
+import kiraserve  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service
+
+KIRA = sys.argv[1]
+SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+WIDTHS = [int(w) for w in sys.argv[3:]] or [630, 1260]
+
+CSS_CARD = "data:text/html," + quote("""<style>body{margin:0;display:grid;place-items:center;height:100vh;perspective:800px}
+#card{width:630px;height:880px;border-radius:20px;background:linear-gradient(115deg,#f0a,#0af,#af0,#fa0);
+background-size:400% 400%;box-shadow:0 20px 60px #0008}</style><div id=card></div><script>
+const card=document.getElementById('card');let frames=[];
+addEventListener('pointermove',e=>{const x=e.clientX/innerWidth-.5,y=e.clientY/innerHeight-.5;
+card.style.transform=`rotateY(${x*20}deg) rotateX(${-y*20}deg)`;card.style.backgroundPosition=`${50+x*100}% ${50+y*100}%`});
+(function tick(){const t=performance.now();frames.push(t);while(frames.length&&t-frames[0]>2000)frames.shift();
+window.kiraPreviewStats={fps:frames.length>1?1000*(frames.length-1)/(t-frames[0]):0};requestAnimationFrame(tick)})();
+</script>""")
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=2200,2400"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+def drag(driver, seconds, centre):
+    """A pointer pressed at `centre` circling ±150 × ±100 points once a second, sampled at about
+    60 Hz through the DevTools protocol (real input events); returns the samples each second
+    of the fps the page reports."""
+    mouse = lambda kind, x, y, **extra: driver.execute_cdp_cmd(
+        "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, **extra})
+    x0, y0 = centre
+    mouse("mousePressed", x0, y0, clickCount=1)
+    start, samples, next_sample = time.monotonic(), [], 2.0
+    while (elapsed := time.monotonic() - start) < seconds:
+        angle = 2 * math.pi * elapsed
+        mouse("mouseMoved", x0 + 150 * math.sin(angle), y0 + 100 * math.sin(2 * angle))
+        if elapsed >= next_sample:  # the page's fps covers its last 2 s
+            samples.append(driver.execute_script("return window.kiraPreviewStats"))
+            next_sample += 1
+        time.sleep(1 / 60)
+    mouse("mouseReleased", x0, y0, clickCount=1)
+    return samples
+
+
+def live(encoding, width):
+    server, origin = kiraserve.start(KIRA, "--live-encoding", encoding)
+    driver = None
+    try:
+        driver = browser()
+        driver.get(origin + "/")
+        driver.execute_script(f"const w = document.getElementById('c-width'); w.value = {width}; w.onchange();")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not driver.execute_script(
+                f"const f = kiraPreviewStats.lastFrame; return f && f.width == {width}"):
+            time.sleep(0.1)
+        rect = driver.execute_script("const r = document.getElementById('card').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
+        before = driver.execute_script("return kiraPreviewStats.framesPainted")
+        samples = drag(driver, SECONDS, rect)
+        stats = driver.execute_script("return kiraPreviewStats")
+        fps = [s["fps"] for s in samples]
+        painted = stats["framesPainted"] - before
+        return (f"| {encoding} | {width} | {painted / SECONDS:.1f} | {min(fps):.1f}–{max(fps):.1f} | {stats['latencyP95Ms']:.0f} "
+                f"| {stats['lastFrame']['renderMilliseconds']:.0f} |")
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def reference():
+    driver = browser()
+    try:
+        driver.get(CSS_CARD)
+        time.sleep(0.5)
+        fps = [s["fps"] for s in drag(driver, SECONDS, (1100, 1200))]
+        return f"| CSS holo card, Chromium alone | 630 | | {min(fps):.1f}–{max(fps):.1f} | | |"
+    finally:
+        driver.quit()
+
+
+print(f"# {SECONDS:.0f} s of continuous drag per row; load: {os.getloadavg()[0]:.2f} at the start")
+print("| encoding | card width | frames/s (mean) | frames/s (2 s windows) | p95 latency ms | last render+encode ms |")
+print("|---|---:|---:|---:|---:|---:|")
+print(reference(), flush=True)
+for width in WIDTHS:
+    for encoding in ("jpeg", "webp", "png"):
+        print(live(encoding, width), flush=True)
+print(f"# load at the end: {os.getloadavg()[0]:.2f}")

@@ -1,0 +1,46 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import KiraAnimation
+import KiraGeometry
+import KiraImage
+import KiraRequest
+import NIOCore
+import NIOWebSocket
+
+/// The live preview: `GET /`, the page (``PreviewPage``), and `/live`, its WebSocket
+/// (``LiveSession``), with the cap on connections open at once.
+struct LiveController<Context: WebSocketRequestContext & RequestContext> {
+    let service: FrameService
+    private let open = Locked(0)
+
+    init(service: FrameService) { self.service = service }
+
+    /// The close code of a connection refused for the cap: RFC 6455's registry's "Try Again Later".
+    static var tryAgainLater: WebSocketErrorCode { .unknown(1013) }
+
+    func addRoutes(to router: Router<Context>) {
+        let page = PreviewPage.html(configuration: PreviewConfiguration(service: service).json)
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+        }
+        let cap = service.configuration.maxLiveConnections
+        router.ws("/live", onUpgrade: { inbound, outbound, _ in
+            guard open.withLock({ count in
+                guard count < cap else { return false }
+                count += 1
+                return true
+            }) else {
+                try await outbound.close(Self.tryAgainLater, reason: "this server has \(cap) live previews open, its --max-live-connections; try again later")
+                return
+            }
+            defer { open.withLock { $0 -= 1 } }
+            try await LiveSession(service: service).run(inbound: inbound, outbound: outbound)
+        })
+    }
+
+    /// Live previews open now.
+    var openConnections: Int { open.withLock { $0 } }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import KiraAnimation
+import KiraGeometry
+import KiraRequest
+
+/// What a live preview shows besides its pose, as the page's controls set it: the card, its
+/// width on screen, the tilt limit, and the look (request parameters, parsed by their entries
+/// in ``/KiraRequest/RenderRequest/parameters``, so a control takes what a URL takes).
+struct LiveControls: Sendable {
+    /// The request parameters the page offers as controls, in the order it shows them.
+    static let parameterNames = ["background", "shader", "angle_strength", "foil", "intensity", "glare"]
+    /// The card's width on screen, in pixels: the default shows a 630×880 card as it is drawn,
+    /// and the largest doubles it (a 1260×1760 card). The canvas has room for a ±45° tilt at
+    /// every width, so it stays the same size while the card moves.
+    static let defaultWidth = 630
+    static let widthRange = 126...1260
+
+    var cardID = CardLibrary.sampleID
+    var width = defaultWidth
+    /// The request parameters set, by name, as given (each checked when set).
+    private(set) var values: [String: String] = [:]
+
+    /// The entries of ``parameterNames``.
+    static var parameters: [RequestParameter<RenderRequest>] { parameterNames.compactMap(RenderRequest.parameter(named:)) }
+
+    /// Sets the control `name` to `value`, or throws what is wrong with it. `card` must be one
+    /// of `cards`; the tilt limit and reduced motion are set on `interaction`.
+    mutating func set(_ name: String, to value: String, cards: CardLibrary, interaction: inout InteractiveCard) throws(RequestError) {
+        switch name {
+        case "card":
+            guard cards[value] != nil else {
+                throw RequestError(parameter: "card", reason: "must be one of " + cards.cards.keys.sorted().joined(separator: ", ") + ", not \"\(value)\"")
+            }
+            cardID = value
+        case "width":
+            guard let width = Int(value), Self.widthRange.contains(width) else {
+                throw RequestError(parameter: "width", reason: "must be a whole number of pixels \(Self.widthRange.lowerBound)...\(Self.widthRange.upperBound), not \"\(value)\"")
+            }
+            self.width = width
+        case "tilt_limit":
+            let range = InteractiveCard.tiltLimitRange
+            guard let limit = Double(value), range.contains(limit) else {
+                throw RequestError(parameter: "tilt_limit", reason: "must be degrees between \(Int(range.lowerBound)) and \(Int(range.upperBound)), not \"\(value)\"")
+            }
+            interaction.setTiltLimit(limit)
+        case "reduced_motion":
+            interaction.reducedMotion = value == "true"
+        default:
+            guard Self.parameterNames.contains(name), let parameter = RenderRequest.parameter(named: name) else {
+                throw RequestError(parameter: nil, reason: "unknown control \"\(name)\"; the controls are card, width, tilt_limit, reduced_motion, "
+                                   + Self.parameterNames.joined(separator: ", "))
+            }
+            if value.isEmpty {
+                values[name] = nil
+            } else {
+                var probe = RenderRequest()
+                try parameter.set(value, in: &probe)
+                values[name] = value
+            }
+        }
+    }
+
+    /// The request for the frame of `card` in `pose`: the controls' values, the pose (to a
+    /// hundredth of a degree, so that its URL stays short), the seed's crossfade, and the scale
+    /// that draws the card `width` pixels wide.
+    func request(pose: CardPose, card: CardLibrary.Card) throws(RequestError) -> RenderRequest {
+        func degrees(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+        var pairs = Self.parameterNames.compactMap { name in values[name].map { (name, $0) } }
+        pairs += [("tilt_x", degrees(pose.tiltX)), ("tilt_y", degrees(pose.tiltY)), ("flip", degrees(pose.flip)), ("crossfade", "true")]
+        let artWidth = card.faces.front.face.art.width
+        if width != artWidth { pairs.append(("scale", String(Double(width) / Double(artWidth)))) }
+        return try RenderRequest(values: pairs)
+    }
+
+    /// The `kira render` command that writes the frame `request` describes of `card`.
+    static func command(for request: RenderRequest, card: CardLibrary.Card) -> String {
+        var words = ["kira", "render"]
+        for (role, path) in card.files { words += [RenderRequest.parameter(named: role)?.option ?? "--" + role, quoted(path)] }
+        for (name, value) in request.values {
+            guard let parameter = RenderRequest.parameter(named: name) else { continue }
+            words.append(parameter.kind == .flag ? parameter.option : parameter.option + "=" + quoted(value))
+        }
+        return (words + ["-o", "card.png"]).joined(separator: " ")
+    }
+
+    /// `text` as a POSIX shell word.
+    static func quoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./=+,:".unicodeScalars.contains($0)) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWebSocket
+import KiraAnimation
+import KiraGeometry
+import KiraImage
+import KiraRequest
+import NIOCore
+
+/// One live preview connection: the page's input in, frames out, latest wins.
+///
+/// Input only changes the state (the card's ``/KiraAnimation/InteractiveCard`` and the
+/// controls), so a flood of messages costs no memory. A single sender renders the pose of *now*
+/// whenever the state changed or a spring is still moving, waits until the page has painted the
+/// previous frame (its `ack`) before sending the next, and starts frames no more often than the
+/// server's frames-a-second cap: at most one frame in flight and one rendering per connection,
+/// and poses that went by while it was busy are never rendered.
+final class LiveSession: Sendable {
+    private struct State {
+        var card = InteractiveCard()
+        var controls = LiveControls()
+        /// The newest input's id.
+        var input = 0
+        /// Input came since the last frame was started.
+        var changed = true
+        /// A frame was sent and not yet acknowledged.
+        var inFlight = false
+        var notices: [String] = []
+    }
+
+    private let service: FrameService
+    private let encoding: LiveEncoding
+    private let interval: Duration
+    private let start = ContinuousClock.now
+    private let state = Locked(State())
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    init(service: FrameService) {
+        self.service = service
+        encoding = service.configuration.liveEncoding
+        interval = .seconds(1) / service.configuration.maxLiveFramesPerSecond
+        let stream = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wakeups = stream.stream
+        wake = stream.continuation
+    }
+
+    /// Seconds since the connection opened: the clock of the card's springs.
+    private var now: Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Serves the connection until the page closes it.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.send(outbound) }
+            defer { wake.finish() }
+            for try await message in inbound.messages(maxSize: LiveInput.maxBytes) {
+                guard case .text(let text) = message else {
+                    notice("binary messages are not live preview input; send JSON text")
+                    continue
+                }
+                do throws(LiveInputError) { try receive(try LiveInput.decode(text)) } catch { notice(error.message) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Applies one input to the state.
+    func receive(_ input: LiveInput) throws(LiveInputError) {
+        let time = now, cards = service.cards
+        let failure = state.withLock { state -> LiveInputError? in
+            do throws(LiveInputError) {
+                try Self.apply(input, to: &state, at: time, cards: cards)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        wake.yield()
+        if let failure { throw failure }
+    }
+
+    private static func apply(_ input: LiveInput, to state: inout State, at time: Double, cards: CardLibrary) throws(LiveInputError) {
+        if let id = input.id { state.input = max(state.input, id) }
+        switch input.type {
+        case .ack:
+            state.inFlight = false
+            return
+        case .drag:
+            guard let dx = input.dx, let dy = input.dy, dx.isFinite, dy.isFinite else { throw LiveInputError("drag needs finite dx and dy (points)") }
+            state.card.drag(dx: dx, dy: dy)
+        case .orient:
+            guard let beta = input.beta, let gamma = input.gamma, beta.isFinite, gamma.isFinite else {
+                throw LiveInputError("orient needs finite beta and gamma (degrees)")
+            }
+            state.card.orient(beta: beta, gamma: gamma)
+        case .release: state.card.release(at: time)
+        case .flip: state.card.toggleFlip(at: time)
+        case .set:
+            guard let name = input.name, let value = input.value else { throw LiveInputError("set needs a name and a value") }
+            do { try state.controls.set(name, to: value, cards: cards, interaction: &state.card) } catch { throw LiveInputError(error.description) }
+        }
+        state.changed = true
+    }
+
+    private func notice(_ message: String) {
+        state.withLock { state in
+            if state.notices.count < 8 { state.notices.append(LiveNotice(message: message).json) }
+        }
+        wake.yield()
+    }
+
+    /// The sender: renders and sends while there is something new to show.
+    private func send(_ outbound: WebSocketOutboundWriter) async throws {
+        var wakeups = self.wakeups.makeAsyncIterator()
+        var lastStart: ContinuousClock.Instant?, seq = 0
+        // The last frame sent was of a moving card: one more shows it settled.
+        var settling = false
+        while !Task.isCancelled {
+            let (notices, due) = state.withLock { state in
+                defer { state.notices = [] }
+                return (state.notices, state.changed || settling || state.card.isMoving(at: now))
+            }
+            for notice in notices { try await outbound.writeTextMessage(notice) }
+            guard due else {
+                guard await wakeups.next() != nil else { return }
+                continue
+            }
+            if let lastStart, ContinuousClock.now < lastStart + interval { try await ContinuousClock().sleep(until: lastStart + interval) }
+            lastStart = .now
+            let time = now
+            let (card, controls, input) = state.withLock { state in
+                state.changed = false
+                return (state.card, state.controls, state.input)
+            }
+            guard let frame = await render(card.state(at: time), controls: controls) else { continue }
+            while state.withLock({ $0.inFlight }) {
+                guard await wakeups.next() != nil else { return }
+                // Notices go out while the page has not yet painted the last frame.
+                for notice in state.withLock({ state in defer { state.notices = [] }; return state.notices }) {
+                    try await outbound.writeTextMessage(notice)
+                }
+            }
+            state.withLock { $0.inFlight = true }
+            seq += 1
+            let pose = frame.pose
+            let header = LiveFrameHeader(
+                seq: seq, input: input, mediaType: encoding.mediaType, tiltX: pose.tiltX, tiltY: pose.tiltY, flip: pose.flip,
+                back: card.showsBack, moving: card.isMoving(at: time), renderMilliseconds: frame.milliseconds, url: frame.url,
+                command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: frame.canvasWidth,
+                canvasHeight: frame.canvasHeight)
+            settling = header.moving
+            try await outbound.writeBinaryMessage(Self.message(header: header, image: frame.bytes))
+        }
+    }
+
+    private struct Frame {
+        var bytes: ByteBuffer
+        /// The pose drawn: the card's, to the hundredth of a degree its URL carries.
+        var pose: CardPose
+        var canvasWidth: Int
+        var canvasHeight: Int
+        var url: String
+        var command: String
+        var milliseconds: Double
+    }
+
+    /// The frame of `cardState` with `controls`, or nil after telling the page why not.
+    private func render(_ cardState: CardState, controls: LiveControls) async -> Frame? {
+        guard let card = service.cards[controls.cardID] else { return nil }
+        do {
+            let request = try controls.request(pose: cardState.pose, card: card)
+            var live = request
+            live.output = encoding.output
+            let started = ContinuousClock.now
+            let (bytes, size) = try await service.liveFrame(live, card: card, format: encoding.format)
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            return Frame(bytes: bytes, pose: request.pose, canvasWidth: size.width, canvasHeight: size.height, url: service.url(of: request, id: card.id), command: LiveControls.command(for: request, card: card),
+                         milliseconds: milliseconds)
+        } catch let error as RequestError {
+            notice(error.description)
+        } catch let problem as Problem {
+            notice(problem.detail)
+            if problem.status == .serviceUnavailable {
+                // Busy: try again a little later rather than at once.
+                try? await Task.sleep(for: .milliseconds(100))
+                state.withLock { $0.changed = true }
+            }
+        } catch {
+            notice("the frame could not be made: \(error)")
+        }
+        return nil
+    }
+
+    /// One binary message: the header's length (4 bytes, big-endian), the header as JSON, the image.
+    static func message(header: LiveFrameHeader, image: ByteBuffer) -> ByteBuffer {
+        let json = (try? JSONEncoder().encode(header)) ?? Data()
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(4 + json.count + image.readableBytes)
+        buffer.writeInteger(UInt32(json.count), endianness: .big)
+        buffer.writeBytes(json)
+        buffer.writeImmutableBuffer(image)
+        return buffer
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// The live preview's page, `GET /`: HTML, CSS and JavaScript in one document, kept in the
+/// binary (nothing to install beside `kira`, nothing fetched from elsewhere, so it works
+/// offline).
+///
+/// The page only forwards input and paints frames: pointer offsets, presses, releases, flips and
+/// control changes go to `/live` as JSON; the server computes every pose (the seed's drag mapping
+/// and springs, ``/KiraAnimation/InteractiveCard``) and sends frames back. Its controls are made
+/// from the configuration the server writes into it (the request parameters' own ranges and
+/// words). `window.kiraPreviewStats` holds the figures a test or a benchmark reads.
+enum PreviewPage {
+    /// The page with `configuration` (JSON) written into it.
+    static func html(configuration: String) -> String {
+        // A JSON string cannot end the script element early once "</" is written "<\/".
+        head + configuration.replacingOccurrences(of: "</", with: "<\\/") + tail
+    }
+
+    private static let head = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Kira live preview</title>
+    <style>
+    :root { color-scheme: light dark; font: 14px/1.4 system-ui, sans-serif; }
+    body { margin: 0; display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; }
+    #stage { flex: 0 0 auto; max-width: 100%; position: relative; touch-action: none; user-select: none; }
+    #card { display: block; max-width: 100%; height: auto; cursor: grab; outline-offset: 4px; background: #fff; border-radius: 4px; }
+    #card:active { cursor: grabbing; }
+    #status { position: absolute; left: 8px; top: 8px; padding: 4px 8px; border-radius: 4px; background: #b00020; color: #fff; }
+    #status[hidden] { display: none; }
+    #panel { flex: 1 1 280px; max-width: 420px; display: grid; gap: 8px; align-content: start; }
+    label { display: grid; grid-template-columns: 9em 1fr; gap: 8px; align-items: center; }
+    input[type=number], select { width: 100%; box-sizing: border-box; }
+    code { display: block; white-space: pre-wrap; word-break: break-all; font-size: 12px; padding: 6px; border: 1px solid #8886; border-radius: 4px; }
+    #stats { font-variant-numeric: tabular-nums; color: #888; }
+    </style>
+    </head>
+    <body>
+    <div id="stage">
+      <canvas id="card" tabindex="0" role="img" aria-label="The card: drag or use the arrow keys to tilt it, click or press space to flip it"></canvas>
+      <div id="status" role="status" hidden></div>
+    </div>
+    <div id="panel">
+      <label>Card <select id="c-card"></select></label>
+      <label>Width (px) <input id="c-width" type="number" step="2"></label>
+      <label>Tilt limit (°) <input id="c-tilt_limit" type="number" step="1"></label>
+      <div id="params"></div>
+      <button id="orient" type="button" hidden>Tilt with this device</button>
+      <a id="download" href="#" download="card.png">Download this frame (PNG)</a>
+      <code id="command"></code>
+      <button id="copy" type="button">Copy the command</button>
+      <div id="stats"></div>
+    </div>
+    <script>
+    const config = 
+    """#
+
+    private static let tail = #"""
+    ;
+    (() => {
+      const canvas = document.getElementById('card'), context = canvas.getContext('2d');
+      const status = document.getElementById('status'), stats = document.getElementById('stats');
+      const stat = window.kiraPreviewStats = { framesPainted: 0, fps: 0, latencyP95Ms: 0, lastFrame: null };
+      const controls = {}, sentAt = new Map(), painted = [], latencies = [];
+      let socket = null, nextId = 1, retry = 500;
+      canvas.width = config.canvas.width; canvas.height = config.canvas.height;
+
+      function send(message) {
+        if (!socket || socket.readyState !== WebSocket.OPEN) return;
+        if (message.type !== 'ack') { message.id = nextId++; sentAt.set(message.id, performance.now()); }
+        socket.send(JSON.stringify(message));
+      }
+      function setControl(name, value) { controls[name] = String(value); send({ type: 'set', name, value: String(value) }); }
+
+      // Controls, from the server's description of its parameters.
+      const cardSelect = document.getElementById('c-card');
+      for (const id of config.cards) cardSelect.add(new Option(id, id, id === config.card, id === config.card));
+      cardSelect.onchange = () => setControl('card', cardSelect.value);
+      for (const [name, range] of [['width', config.width], ['tilt_limit', config.tiltLimit]]) {
+        const input = document.getElementById('c-' + name);
+        Object.assign(input, { min: range.min, max: range.max, value: range.default });
+        input.onchange = () => { if (input.checkValidity()) setControl(name, input.value); };
+      }
+      const params = document.getElementById('params');
+      for (const p of config.parameters) {
+        const label = document.createElement('label'); label.title = p.help;
+        label.append(p.name.replace('_', ' '));
+        let input;
+        if (p.choices) {
+          input = document.createElement('select');
+          input.add(new Option('default', ''));
+          for (const word of p.choices) input.add(new Option(word, word));
+        } else {
+          input = document.createElement('input');
+          if (p.min !== undefined) Object.assign(input, { type: 'number', min: p.min, max: p.max, step: 'any' });
+          input.placeholder = 'default';
+        }
+        input.id = 'c-' + p.name;
+        input.onchange = () => { if (input.checkValidity()) setControl(p.name, input.value); };
+        label.append(input); params.append(label);
+      }
+
+      // Input: a drag tilts, a press and release without moving flips (a drag never does).
+      let press = null, keys = { x: 0, y: 0 };
+      canvas.addEventListener('pointerdown', (e) => {
+        press = { x: e.clientX, y: e.clientY, moved: false };
+        canvas.setPointerCapture(e.pointerId); canvas.focus(); e.preventDefault();
+      });
+      canvas.addEventListener('pointermove', (e) => {
+        if (!press) return;
+        const dx = e.clientX - press.x, dy = e.clientY - press.y;
+        if (!press.moved && Math.hypot(dx, dy) < 4) return;
+        press.moved = true;
+        send({ type: 'drag', dx, dy });
+      });
+      const up = () => {
+        if (!press) return;
+        send({ type: press.moved ? 'release' : 'flip' });
+        press = null;
+      };
+      canvas.addEventListener('pointerup', up);
+      canvas.addEventListener('pointercancel', () => { if (press && press.moved) send({ type: 'release' }); press = null; });
+      const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }, held = new Set();
+      canvas.addEventListener('keydown', (e) => {
+        if (e.key === ' ') { e.preventDefault(); if (!e.repeat) send({ type: 'flip' }); return; }
+        const step = arrows[e.key]; if (!step) return;
+        e.preventDefault(); held.add(e.key);
+        keys.x += 8 * step[0]; keys.y += 8 * step[1];
+        send({ type: 'drag', dx: keys.x, dy: keys.y });
+      });
+      canvas.addEventListener('keyup', (e) => {
+        if (!held.delete(e.key) || held.size) return;
+        keys = { x: 0, y: 0 }; send({ type: 'release' });
+      });
+
+      // A phone's orientation tilts the card, from how it was held when the button was pressed.
+      const orientButton = document.getElementById('orient');
+      if ('DeviceOrientationEvent' in window && matchMedia('(pointer: coarse)').matches) orientButton.hidden = false;
+      orientButton.onclick = async () => {
+        if (DeviceOrientationEvent.requestPermission && await DeviceOrientationEvent.requestPermission() !== 'granted') return;
+        let rest = null, pending = null;
+        addEventListener('deviceorientation', (e) => {
+          if (e.beta === null) return;
+          rest = rest || { beta: e.beta, gamma: e.gamma };
+          if (!pending) pending = requestAnimationFrame(() => pending = null);
+          else return;
+          send({ type: 'orient', beta: e.beta - rest.beta, gamma: e.gamma - rest.gamma });
+        });
+      };
+      const reduced = matchMedia('(prefers-reduced-motion: reduce)');
+      reduced.onchange = () => setControl('reduced_motion', reduced.matches);
+
+      document.getElementById('copy').onclick = () => navigator.clipboard && navigator.clipboard.writeText(document.getElementById('command').textContent);
+
+      // Frames: 4 bytes of header length, the header (JSON), the image.
+      async function paint(data) {
+        const view = new DataView(data), length = view.getUint32(0);
+        const header = JSON.parse(new TextDecoder().decode(new Uint8Array(data, 4, length)));
+        const bitmap = await createImageBitmap(new Blob([new Uint8Array(data, 4 + length)], { type: header.mediaType }));
+        if (canvas.width !== header.canvasWidth || canvas.height !== header.canvasHeight) {
+          canvas.width = header.canvasWidth; canvas.height = header.canvasHeight;
+        }
+        context.clearRect(0, 0, canvas.width, canvas.height);
+        context.drawImage(bitmap, 0, 0);
+        bitmap.close();
+        send({ type: 'ack' });
+        const now = performance.now();
+        stat.framesPainted++; stat.lastFrame = header;
+        painted.push(now);
+        while (painted.length && now - painted[0] > 2000) painted.shift();
+        stat.fps = painted.length > 1 ? 1000 * (painted.length - 1) / (now - painted[0]) : 0;
+        if (sentAt.has(header.input)) {
+          latencies.push(now - sentAt.get(header.input));
+          if (latencies.length > 300) latencies.shift();
+          for (const id of sentAt.keys()) if (id <= header.input) sentAt.delete(id);
+          const sorted = [...latencies].sort((a, b) => a - b);
+          stat.latencyP95Ms = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
+        }
+        document.getElementById('download').href = header.url;
+        document.getElementById('command').textContent = header.command;
+        canvas.dataset.flip = header.flip; canvas.dataset.back = header.back;
+        stats.textContent = `${stat.framesPainted} frames · ${stat.fps.toFixed(1)} frames/s · p95 latency ${stat.latencyP95Ms.toFixed(0)} ms · render ${header.renderMilliseconds.toFixed(0)} ms`;
+      }
+
+      function connect() {
+        socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/live');
+        socket.binaryType = 'arraybuffer';
+        let chain = Promise.resolve();
+        socket.onopen = () => {
+          status.hidden = true; retry = 500;
+          if (reduced.matches) controls.reduced_motion = 'true';
+          for (const [name, value] of Object.entries(controls)) send({ type: 'set', name, value });
+        };
+        socket.onmessage = (e) => {
+          if (typeof e.data === 'string') { const m = JSON.parse(e.data); status.textContent = m.message; status.hidden = false; setTimeout(() => status.hidden = true, 3000); return; }
+          chain = chain.then(() => paint(e.data)).catch((error) => { status.textContent = String(error); status.hidden = false; });
+        };
+        socket.onclose = (e) => {
+          status.textContent = (e.reason || 'The server is gone') + ': reconnecting…'; status.hidden = false;
+          setTimeout(connect, retry); retry = Math.min(retry * 2, 5000);
+        };
+      }
+      connect();
+    })();
+    </script>
+    </body>
+    </html>
+    """#
+}

@@ -1,0 +1,220 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import KiraAnimation
+import KiraGeometry
+import KiraImage
+import KiraRequest
+import NIOWebSocket
+@testable import KiraServer
+import Testing
+
+/// The live preview: its page, its WebSocket on a real socket (frames for input, latest wins,
+/// bad input answered without closing, the connection cap), and the links it shows.
+@Suite(.serialized) struct LivePreviewTests {
+    @Test func thePageIsServedWithTheParametersOwnRanges() async throws {
+        let app = try buildApplication(ServerFixtures.configuration())
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            let page = String(buffer: response.body)
+            #expect(page.contains(#"<canvas id="card""#))
+            #expect(page.contains("kiraPreviewStats"))
+            // No address outside the server: the page works offline.
+            #expect(!page.contains("http://") && !page.contains("https://") && !page.contains("//cdn"))
+            let intensity = try #require(RenderRequest.parameter(named: "intensity")?.range)
+            #expect(page.contains(#""name":"intensity""#))
+            #expect(page.contains(#""max":\#(Int(intensity.upperBound))"#))
+        }
+    }
+
+    @Test func aSignedServerServesThePreviewOnlyWhenAsked() async throws {
+        let hidden = try buildApplication(ServerFixtures.configuration { $0.key = ServerFixtures.key })
+        try await hidden.test(.router) { client in
+            let status = try await client.execute(uri: "/", method: .get).status
+            #expect(status == .notFound)
+        }
+        let shown = try buildApplication(ServerFixtures.configuration { $0.key = ServerFixtures.key; $0.preview = true })
+        try await shown.test(.router) { client in
+            let status = try await client.execute(uri: "/", method: .get).status
+            #expect(status == .ok)
+        }
+    }
+
+    /// A drag gives a frame of the dragged pose, the frame's download link is the API's URL of
+    /// the same pose, and bad input is answered with a notice while the connection stays open.
+    @Test func framesFollowTheInput() async throws {
+        let app = try buildApplication(ServerFixtures.configuration { $0.liveEncoding = .png })
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let seen = Locked<[LiveFrame]>([]), notices = Locked<[String]>([])
+            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+                var messages = LiveMessages(inbound)
+                let first = try await messages.frame(notices: notices)
+                #expect(first.number("tiltX") == 0)
+                #expect(first.number("flip") == 0)
+                #expect(first.image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+                try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)
+                try await outbound.writeTextMessage(#"{"type":"drag","id":5,"dx":40,"dy":20}"#)
+                try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                var frame = try await messages.frame(notices: notices)
+                while frame.number("input") < 5 {
+                    try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                    frame = try await messages.frame(notices: notices)
+                }
+                #expect(frame.number("tiltX") == -3)
+                #expect(frame.number("tiltY") == 6)
+                #expect(frame.number("width") == 200)
+                seen.withLock { $0.append(frame) }
+                try await outbound.writeTextMessage("not json")
+                try await outbound.writeTextMessage(#"{"type":"set","name":"glare","value":"7"}"#)
+                try await outbound.writeTextMessage(#"{"type":"set","name":"art","value":"/etc/passwd"}"#)
+                try await outbound.writeTextMessage(#"{"type":"drag","dx":1e999,"dy":0}"#)
+                while notices.withLock({ $0.count }) < 4, let message = try await messages.iterator.next() {
+                    if case .text(let text) = message { notices.withLock { $0.append(text) } }
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            let frame = try #require(seen.withLock { $0.first })
+            let url = try #require(frame.header["url"] as? String)
+            #expect(url.hasPrefix("/v1/cards/sample/render.png?tilt_x=-3&tilt_y=6&crossfade=true&scale="))
+            // The link is the API's frame of the same pose, as `kira render` writes it.
+            let query = RenderQuery.pairsForTesting(url)
+            let api = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) {
+                try await $0.get(url)
+            }
+            #expect(api.status == .ok)
+            let expected = try ServerFixtures.expectedFrame(query)
+            #expect(Array(buffer: api.body ?? ByteBuffer()) == expected)
+            let command = try #require(frame.header["command"] as? String)
+            #expect(command.hasPrefix("kira render --tilt-x=-3 --tilt-y=6 --crossfade --scale="))
+            let messages = notices.withLock { $0 }
+            #expect(messages.contains { $0.contains("not a live preview message") })
+            #expect(messages.contains { $0.contains("glare") && $0.contains("between 0 and 1") })
+            #expect(messages.contains { $0.contains("unknown control \\\"art\\\"") })
+            #expect(messages.contains { $0.contains("not a live preview message") || $0.contains("finite") })
+        }
+    }
+
+    /// Ten thousand inputs in a burst: only the newest pose is rendered, and the server goes on.
+    @Test func aFloodOfInputRendersOnlyTheNewest() async throws {
+        let app = try buildApplication(ServerFixtures.configuration { $0.liveEncoding = .jpeg })
+        try await app.test(.live) { client in
+            let frames = Locked(0)
+            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+                var messages = LiveMessages(inbound)
+                _ = try await messages.frame(notices: Locked([]))
+                try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
+                for i in 1...10_000 { try await outbound.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i % 60),"dy":0}"#) }
+                try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                var frame = try await messages.frame(notices: Locked([]))
+                frames.withLock { $0 += 1 }
+                while frame.number("input") < 10_000 {
+                    try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                    frame = try await messages.frame(notices: Locked([]))
+                    frames.withLock { $0 += 1 }
+                }
+                #expect(frame.image.starts(with: [0xFF, 0xD8]))
+                #expect(frame.number("tiltY") == Double(10_000 % 60) * 0.15)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            // Latest wins: a handful of frames, not one per input.
+            #expect(frames.withLock { $0 } < 50)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    /// Beyond the cap a connection is closed at once with a reason; a client that never
+    /// acknowledges gets one frame, not a queue.
+    @Test func connectionsBeyondTheCapAreRefused() async throws {
+        let app = try buildApplication(ServerFixtures.configuration { $0.maxLiveConnections = 1 })
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let (opened, open) = AsyncStream.makeStream(of: Void.self)
+            let (finish, finished) = AsyncStream.makeStream(of: Void.self)
+            async let holder: WebSocketCloseFrame? = client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+                var messages = LiveMessages(inbound)
+                _ = try await messages.frame(notices: Locked([]))
+                for i in 1...50 { try await outbound.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i),"dy":0}"#) }
+                open.yield()
+                for await _ in finish { break }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            for await _ in opened { break }
+            let refused = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/live", logger: ServerFixtures.quietLogger) { inbound, _, _ in
+                for try await _ in inbound {}
+            }
+            #expect(refused?.closeCode == .unknown(1013))
+            #expect(refused?.reason?.contains("--max-live-connections") == true)
+            finished.yield()
+            finished.finish()
+            _ = try await holder
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    @Test func controlsMapOntoTheRequest() throws {
+        let cards = try CardLibrary.load(directory: nil, textureBudget: 1 << 30)
+        let card = try #require(cards[CardLibrary.sampleID])
+        var controls = LiveControls(), interaction = InteractiveCard()
+        try controls.set("width", to: "1260", cards: cards, interaction: &interaction)
+        try controls.set("glare", to: "0.5", cards: cards, interaction: &interaction)
+        try controls.set("tilt_limit", to: "45", cards: cards, interaction: &interaction)
+        #expect(interaction.tiltLimit == 45)
+        #expect(throws: RequestError.self) { try controls.set("card", to: "nope", cards: cards, interaction: &interaction) }
+        #expect(throws: RequestError.self) { try controls.set("width", to: "5000", cards: cards, interaction: &interaction) }
+        let request = try controls.request(pose: CardPose(tiltX: 1.234, tiltY: -2, flip: 90), card: card)
+        #expect(request.values.map { "\($0.name)=\($0.value)" }
+            == ["tilt_x=1.23", "tilt_y=-2", "flip=90", "crossfade=true", "scale=2", "glare=0.5"])
+        #expect(LiveControls.command(for: request, card: card)
+            == "kira render --tilt-x=1.23 --tilt-y=-2 --flip=90 --crossfade --scale=2 --glare=0.5 -o card.png")
+        #expect(LiveControls.quoted("#1b1f2a") == "'#1b1f2a'")
+    }
+}
+
+/// A frame as the server sends it: its header (JSON) and its image's bytes.
+struct LiveFrame: @unchecked Sendable {
+    var header: [String: Any]
+    var image: [UInt8]
+
+    /// A number of the header, rounded to a hundredth (the pose's precision); NaN when missing.
+    func number(_ key: String) -> Double {
+        guard let value = header[key] as? Double else { return .nan }
+        return (value * 100).rounded() / 100
+    }
+}
+
+/// The messages of a live preview connection, as frames and notices.
+struct LiveMessages {
+    var iterator: WebSocketInboundMessageStream.AsyncIterator
+
+    init(_ inbound: WebSocketInboundStream) { iterator = inbound.messages(maxSize: 1 << 26).makeAsyncIterator() }
+
+    /// The next frame; notices before it are added to `notices`.
+    mutating func frame(notices: Locked<[String]>) async throws -> LiveFrame {
+        while let message = try await iterator.next() {
+            switch message {
+            case .text(let text): notices.withLock { $0.append(text) }
+            case .binary(var buffer):
+                guard let length = buffer.readInteger(endianness: .big, as: UInt32.self), let json = buffer.readBytes(length: Int(length)) else {
+                    throw CancellationError()
+                }
+                let header = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] ?? [:]
+                return LiveFrame(header: header, image: buffer.readBytes(length: buffer.readableBytes) ?? [])
+            }
+        }
+        throw CancellationError()
+    }
+}
+
+extension RenderQuery {
+    /// The decoded pairs of a URL's query.
+    static func pairsForTesting(_ url: String) -> [(String, String)] {
+        let query = url.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        return (try? pairs(query)) ?? []
+    }
+}
