@@ -101,6 +101,7 @@ let targets: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ],
         swiftSettings: nativeCPU),

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -29,11 +30,15 @@ public func buildApplication(_ configuration: ServerConfiguration,
 
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
-                                 // Frames out are split into WebSocket frames of this size; a message in is cut at LiveInput.maxBytes.
-                                 ws: .init(maxFrameSize: 1 << 16))),
+        server: HTTPServerBuilder { [webSocketResponder = router.buildResponder()] responder in
+            FirstHeadDeadline(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
+                                         // Frames out are split into WebSocket frames of this size; a message in is cut at LiveInput.maxBytes.
+                                         ws: .init(maxFrameSize: 1 << 16))),
+                timeout: TimeAmount(configuration.idleTimeout))
+        },
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
             let address = channel.localAddress

@@ -46,12 +46,12 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration { $0.idleTimeout = .milliseconds(500) })
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let slow = try RawConnection(port: port)
+            let slow = try await RawConnection.open(1, port: port)[0]
             slow.send("GET /v1/cards/sample/render.png HTTP/1.1\r\nHost: x\r\n")
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
-            let idle = try RawConnection(port: port)
-            #expect(slow.readUntilClosed(seconds: 10) != nil, "the half-sent request's connection stayed open")
-            #expect(idle.readUntilClosed(seconds: 10) != nil, "the idle connection stayed open")
+            let idle = try await RawConnection.open(1, port: port)[0]
+            #expect(await slow.readUntilClosed(seconds: 10) != nil, "the half-sent request's connection stayed open")
+            #expect(await idle.readUntilClosed(seconds: 10) != nil, "the idle connection stayed open")
         }
     }
 

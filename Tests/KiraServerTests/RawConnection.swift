@@ -43,8 +43,15 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     }
 
     /// Everything the server sends until it closes the connection or `seconds` pass; nil when
-    /// the time ran out with the connection still open.
-    func readUntilClosed(seconds: Double) -> [UInt8]? {
+    /// the time ran out with the connection still open. It waits on a Dispatch thread, leaving
+    /// the threads Swift's tasks run on to the server.
+    func readUntilClosed(seconds: Double) async -> [UInt8]? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.waitUntilClosed(seconds: seconds)) }
+        }
+    }
+
+    private func waitUntilClosed(seconds: Double) -> [UInt8]? {
         var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
         let end = Double(clock_gettime_seconds()) + seconds
         while true {

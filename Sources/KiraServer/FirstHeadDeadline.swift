@@ -1,0 +1,82 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// A connection's child channel with a deadline for its first request head.
+///
+/// The WebSocket-upgradable HTTP/1 pipeline starts HTTP/1's idle timeout only once a first request
+/// head has arrived, so a client that connects and sends nothing, or half a head, would hold its
+/// connection for ever. This closes such a connection after `timeout`, as the idle timeout does
+/// every later wait.
+struct FirstHeadDeadline<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+
+    let inner: Inner
+    let timeout: TimeAmount
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(FirstHeadDeadlineHandler(timeout: timeout), position: .first)
+        }.flatMap { inner.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Closes the channel unless the bytes it reads reach the end of a request head (an empty line)
+/// within `timeout` of the connection opening; then it only passes bytes on.
+final class FirstHeadDeadlineHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    private var headEnded = false
+    /// The last bytes read, for an empty line split across reads.
+    private var tail: [UInt8] = []
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startDeadline(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startDeadline(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !headEnded {
+            let bytes = tail + Array(unwrapInboundIn(data).readableBytesView)
+            let end: [UInt8] = [13, 10, 13, 10]
+            if bytes.count >= 4, (0...(bytes.count - 4)).contains(where: { bytes[$0..<$0 + 4].elementsEqual(end) }) {
+                headEnded = true
+                deadline?.cancel()
+                tail = []
+            } else {
+                tail = Array(bytes.suffix(3))
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    private func startDeadline(_ context: ChannelHandlerContext) {
+        guard deadline == nil, !headEnded else { return }
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+}
