@@ -27,7 +27,7 @@ enum PreviewPage {
     :root { color-scheme: light dark; font: 14px/1.4 system-ui, sans-serif; }
     body { margin: 0; display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; }
     #stage { flex: 0 0 auto; max-width: 100%; position: relative; touch-action: none; user-select: none; }
-    #card { display: block; max-width: 100%; height: auto; cursor: grab; outline-offset: 4px; background: #fff; border-radius: 4px; }
+    #card { display: block; max-width: 100%; max-height: 85vh; width: auto; height: auto; cursor: grab; outline-offset: 4px; background: #fff; border-radius: 4px; }
     #card:active { cursor: grabbing; }
     #status { position: absolute; left: 8px; top: 8px; padding: 4px 8px; border-radius: 4px; background: #b00020; color: #fff; }
     #status[hidden] { display: none; }
