@@ -20,7 +20,7 @@ public enum KiraLanes {
     /// ``hsv2rgb(_:_:_:)`` is: the reference's result bit for bit in fewer operations.
     ///
     /// Each of the reference's `mix(x, y, s)` with a step `s` is `x` where the step is 0 and
-    /// `x + (y - x)` where it is 1 (``kira_mix_step``); `mix(p.y, p.y, s2)` is `p.y`; and `q.z`
+    /// `x + (y - x)` where it is 1 (`kira_mix_step` in the lanes header); `mix(p.y, p.y, s2)` is `p.y`; and `q.z`
     /// is one of four constants, each worked out by the reference's own operations.
     @inlinable @inline(__always)
     public static func rgb2hsv(_ c: RGBLanes) -> RGBLanes {
