@@ -4,7 +4,7 @@ the page itself (window.kiraPreviewStats) in headless Chromium on loopback while
 moves continuously; beside it, as a reference, the frame rate the same Chromium reaches on a CSS
 holo card page of its own (a pointer-tracked 3-D transform and gradient, no server).
 
-usage: Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release build)
+usage: [KIRA_ENCODINGS="raw png"] Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release build)
 """
 import math
 import os
@@ -20,6 +20,8 @@ from selenium.webdriver.chrome.service import Service
 KIRA = sys.argv[1]
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
 WIDTHS = [int(w) for w in sys.argv[3:]] or [630, 1260]
+# The encodings measured, in turn: KIRA_ENCODINGS="raw png" measures only those.
+ENCODINGS = os.environ.get("KIRA_ENCODINGS", "raw png jpeg webp").split()
 
 CSS_CARD = "data:text/html," + quote("""<style>body{margin:0;display:grid;place-items:center;height:100vh;perspective:800px}
 #card{width:630px;height:880px;border-radius:20px;background:linear-gradient(115deg,#f0a,#0af,#af0,#fa0);
@@ -102,6 +104,6 @@ print("| encoding | card width | frames/s (mean) | frames/s (2 s windows) | p95 
 print("|---|---:|---:|---:|---:|---:|")
 print(reference(), flush=True)
 for width in WIDTHS:
-    for encoding in ("jpeg", "webp", "png"):
+    for encoding in ENCODINGS:
         print(live(encoding, width), flush=True)
 print(f"# load at the end: {os.getloadavg()[0]:.2f}")

@@ -69,7 +69,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
     @Option(name: .customLong("max-live-fps"), help: ArgumentHelp("Frames a second sent to each live preview at most (default: \(defaults.maxLiveFramesPerSecond)).", valueName: "n"))
     var maxLiveFPS: Int?
 
-    @Option(name: .customLong("live-encoding"), help: ArgumentHelp("How live preview frames are encoded: png, jpeg or webp (default: \(defaults.liveEncoding.rawValue); docs/live-preview.md).", valueName: "format"))
+    @Option(name: .customLong("live-encoding"), help: ArgumentHelp("How live preview frames travel: raw, png, jpeg or webp; \(LiveEncoding.automaticName) sends raw pixels to a page on this machine and PNG to others (default: \(defaults.liveEncoding?.rawValue ?? LiveEncoding.automaticName); docs/live-preview.md).", valueName: "format"))
     var liveEncoding: String?
 
     @OptionGroup var memory: MemoryOptions
@@ -104,10 +104,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         if let maxLiveConnections { configuration.maxLiveConnections = maxLiveConnections }
         if let maxLiveFPS { configuration.maxLiveFramesPerSecond = maxLiveFPS }
         if let liveEncoding {
-            guard let encoding = LiveEncoding(rawValue: liveEncoding) else {
-                throw InputError("--live-encoding must be " + LiveEncoding.allCases.map(\.rawValue).joined(separator: ", ") + ", not \"\(liveEncoding)\"")
-            }
-            configuration.liveEncoding = encoding
+            do { configuration.liveEncoding = try LiveEncoding.named(liveEncoding) } catch { throw InputError(error.description) }
         }
         configuration.memory = memory.budget
         if let keyFile {

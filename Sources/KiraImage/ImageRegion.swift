@@ -84,3 +84,26 @@ extension RGBAImage {
         }
     }
 }
+
+extension RGBAImage {
+    /// The pixels of `region`, which must lie inside the image, as an image of its own.
+    public func cropped(to region: ImageRegion) -> RGBAImage {
+        precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= width && region.y + region.height <= height,
+                     "the rectangle must lie inside the image")
+        guard !region.isEmpty else { return RGBAImage(width: 0, height: 0) }
+        if region.width == width, region.height == height { return self }
+        var out = [Channel]()
+        out.reserveCapacity(region.width * region.height * 4)
+        for y in region.y..<(region.y + region.height) {
+            let start = (y * width + region.x) * 4
+            out.append(contentsOf: channels[start..<(start + region.width * 4)])
+        }
+        return RGBAImage(width: region.width, height: region.height, channels: out)
+    }
+
+    /// The pixel at (`x`, `y`): red, green, blue, alpha.
+    public func pixel(x: Int, y: Int) -> SIMD4<Channel> {
+        let i = (y * width + x) * 4
+        return SIMD4(channels[i], channels[i + 1], channels[i + 2], channels[i + 3])
+    }
+}

@@ -53,7 +53,7 @@ public final class FrameRenderer {
     /// Where the faces of each frame of the last render landed: the smallest rectangle that holds
     /// every pixel a face touches (empty when no face shows). Outside it, a frame is its
     /// background.
-    private(set) var drawnRegions: [ImageRegion] = []
+    public private(set) var drawnRegions: [ImageRegion] = []
 
     /// A face of one frame of a batch: its layer and where its shaded face lies in its side's stack.
     private struct PlannedLayer {

@@ -20,7 +20,7 @@ public func buildApplication(_ configuration: ServerConfiguration,
     }
 
     // The WebSocket context: the live preview's `/live` upgrades on the same router and port.
-    let router = Router(context: BasicWebSocketRequestContext.self)
+    let router = Router(context: ServerRequestContext.self)
     // Middleware first: each route is built with the middleware added before it.
     router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger))
     router.add(middleware: ProblemMiddleware())

@@ -87,15 +87,15 @@ final class FrameService: Sendable {
         }
     }
 
-    /// A live preview's frame of `card` as `request` describes it, in `format`: within the same
-    /// limits and render slots as the API's frames, but never cached (a live pose rarely repeats).
-    func liveFrame(_ request: RenderRequest, card: CardLibrary.Card, format: StillFormat) async throws(Problem)
-        -> (bytes: ByteBuffer, size: (width: Int, height: Int)) {
+    /// A live preview's frame of `card` as `request` describes it, made by `renderer` in
+    /// `encoding`: within the same limits and render slots as the API's frames, but never cached
+    /// (a live pose rarely repeats).
+    func liveFrame(_ request: RenderRequest, card: CardLibrary.Card, renderer: LiveRenderer, encoding: LiveEncoding)
+        async throws(Problem) -> LiveRenderer.Frame {
         let scene = request.scene(for: card.faces)
         let frameBytes = try checkCost(of: request, scene: scene, card: card)
         do {
-            let bytes = try await render(request, scene: scene, frameBytes: frameBytes, format: format)
-            return (bytes, (scene.canvasWidth, scene.canvasHeight))
+            return try await admitted(bytes: frameBytes) { try renderer.frame(request, scene: scene, encoding: encoding) }
         } catch is AdmissionGate.Overloaded {
             metrics.recordRejection("overloaded")
             throw Problem.overloaded(waited: configuration.maxWait)
@@ -145,9 +145,18 @@ final class FrameService: Sendable {
         return frameBytes
     }
 
-    /// Renders and encodes on a Dispatch thread (not Swift's cooperative pool, which keeps
-    /// answering the health check and cached frames), once admitted.
-    private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int, format: StillFormat = .png) async throws -> ByteBuffer {
+    /// Renders and encodes a PNG with a renderer of its own (its scratch is freed with it, so
+    /// idle memory stays small).
+    private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int) async throws -> ByteBuffer {
+        let threads = configuration.renderThreads
+        return ByteBuffer(bytes: try await admitted(bytes: frameBytes) {
+            try request.encode(try request.render(scene, with: FrameRenderer(threads: threads)))
+        })
+    }
+
+    /// Runs `work` (a render of about `frameBytes`) once admitted, on a Dispatch thread: not
+    /// Swift's cooperative pool, which keeps answering the health check and cached frames.
+    private func admitted<T: Sendable>(bytes frameBytes: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         metrics.waiting.increment()
         do {
             try await gate.admit(bytes: frameBytes, wait: configuration.maxWait)
@@ -161,16 +170,13 @@ final class FrameService: Sendable {
             metrics.inFlight.decrement()
             gate.release(bytes: frameBytes)
         }
-        let threads = configuration.renderThreads, start = ContinuousClock.now
-        let bytes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
-            DispatchQueue.global().async {
-                // A renderer per frame: its scratch is freed with it, so idle memory stays small.
-                continuation.resume(with: Result { try request.encode(try request.render(scene, with: FrameRenderer(threads: threads)), as: format) })
-            }
+        let start = ContinuousClock.now
+        let result = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
         }
         metrics.renders.increment()
         metrics.renderDuration.record(duration: ContinuousClock.now - start)
-        return ByteBuffer(bytes: bytes)
+        return result
     }
 
     /// A strong ETag from what the frame depends on: the card's content, the canonical values and

@@ -11,7 +11,7 @@ import NIOWebSocket
 
 /// The live preview: `GET /`, the page (``PreviewPage``), and `/live`, its WebSocket
 /// (``LiveSession``), with the cap on connections open at once.
-struct LiveController<Context: WebSocketRequestContext & RequestContext> {
+struct LiveController<Context: WebSocketRequestContext & RemoteAddressRequestContext> {
     let service: FrameService
     private let open = Locked(0)
 
@@ -27,7 +27,8 @@ struct LiveController<Context: WebSocketRequestContext & RequestContext> {
                      body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
         }
         let cap = service.configuration.maxLiveConnections
-        router.ws("/live", onUpgrade: { inbound, outbound, _ in
+        let encoding = service.configuration.liveEncoding
+        router.ws("/live", onUpgrade: { inbound, outbound, context in
             guard open.withLock({ count in
                 guard count < cap else { return false }
                 count += 1
@@ -37,7 +38,8 @@ struct LiveController<Context: WebSocketRequestContext & RequestContext> {
                 return
             }
             defer { open.withLock { $0 -= 1 } }
-            try await LiveSession(service: service).run(inbound: inbound, outbound: outbound)
+            let session = LiveSession(service: service, encoding: encoding ?? .automatic(forPeer: context.requestContext.remoteAddress))
+            try await session.run(inbound: inbound, outbound: outbound)
         })
     }
 

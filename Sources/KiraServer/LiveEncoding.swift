@@ -1,26 +1,51 @@
 import KiraFormats
 import KiraRequest
+import NIOCore
 
 /// How the live preview's frames are encoded on their way to the page.
 ///
-/// Each is the library's own encoder for that format (``/KiraRequest/OutputSettings``); the
-/// choice trades the server's encoding time against the bytes on the wire and the browser's
-/// decoding time. docs/live-preview.md has the measurements behind ``standard``.
+/// Each encoded one is the library's own encoder for that format
+/// (``/KiraRequest/OutputSettings``); the choice trades the server's encoding time against the
+/// bytes on the wire and the browser's decoding time. docs/live-preview.md has the measurements
+/// behind ``automatic(forPeer:)``.
 public enum LiveEncoding: String, Sendable, CaseIterable {
-    /// PNG through igzip (`compression=fast`): lossless, the largest.
+    /// The pixels as they are: 8-bit RGBA, not premultiplied, rows top to bottom. Nothing to
+    /// encode or decode, and the most bytes on the wire (4 a pixel): for a page on the same
+    /// machine.
+    case raw
+    /// PNG through igzip (`compression=fast`): lossless.
     case png
     /// JPEG through libjpeg-turbo at quality 85: transparent pixels flattened onto white.
     case jpeg
     /// Lossy WebP through libwebp at quality 85, with alpha.
     case webp
 
-    /// The encoding `kira serve` uses unless told otherwise: on loopback a fast PNG (27 ms to
-    /// render and encode a 630-wide frame) beat JPEG (48 ms) and WebP (473 ms) in frames/s,
-    /// 16.3 against 12.3 and 2.8 (2 cores under load 8–10; docs/live-preview.md).
-    public static let standard = LiveEncoding.png
+    /// The encoding for a page at `peer` unless the server was told one: raw pixels over
+    /// loopback, where bytes cost next to nothing, and a fast PNG to any other address (or an
+    /// unknown one). On loopback, raw frames beat PNG in frames a second and latency alike
+    /// (docs/live-preview.md).
+    public static func automatic(forPeer peer: SocketAddress?) -> LiveEncoding {
+        guard let address = peer?.ipAddress else { return .png }
+        return address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.") ? .raw : .png
+    }
 
-    var format: StillFormat {
+    /// The word that leaves the choice to ``automatic(forPeer:)``.
+    public static let automaticName = "auto"
+
+    /// The encoding `word` names (`raw`, `png`, `jpeg`, `webp`), or nil for ``automaticName``.
+    public static func named(_ word: String) throws(ServerSetupError) -> LiveEncoding? {
+        if word == automaticName { return nil }
+        guard let encoding = LiveEncoding(rawValue: word) else {
+            throw ServerSetupError("--live-encoding must be " + ([automaticName] + allCases.map(\.rawValue)).joined(separator: ", ")
+                                   + ", not \"\(word)\"")
+        }
+        return encoding
+    }
+
+    /// The still format encoded, nil for raw pixels.
+    var format: StillFormat? {
         switch self {
+        case .raw: nil
         case .png: .png
         case .jpeg: .jpeg
         case .webp: .webp
@@ -30,6 +55,7 @@ public enum LiveEncoding: String, Sendable, CaseIterable {
     /// The media type the page builds its image from.
     var mediaType: String {
         switch self {
+        case .raw: "application/x-kira-rgba"
         case .png: "image/png"
         case .jpeg: "image/jpeg"
         case .webp: "image/webp"

@@ -35,8 +35,12 @@ struct LiveInputError: Error, Sendable {
 }
 
 /// What the server sends with each frame, as JSON before the frame's bytes in one binary
-/// message: 4 bytes (the JSON's length, big-endian), the JSON, then the encoded image.
+/// message: 4 bytes (the JSON's length, big-endian), the JSON, then the image of the part of the
+/// canvas the card covers (`region`), encoded as `mediaType` says.
 struct LiveFrameHeader: Encodable, Sendable {
+    /// A rectangle of the canvas, in pixels from its top-left corner.
+    struct Region: Encodable, Sendable { var x: Int, y: Int, width: Int, height: Int }
+
     /// Frames of this connection, from 1.
     var seq: Int
     /// The newest input the frame shows.
@@ -59,6 +63,11 @@ struct LiveFrameHeader: Encodable, Sendable {
     /// The canvas the frame fills: the same for every pose at one width.
     var canvasWidth: Int
     var canvasHeight: Int
+    /// Where the image goes on the canvas.
+    var region: Region
+    /// The colour (red, green, blue, alpha; 0...255) of the canvas outside `region`; absent when
+    /// the image covers the whole canvas.
+    var fill: [UInt8]?
 }
 
 /// A message the server sends as text: `{"type":"error","message":"…"}`.

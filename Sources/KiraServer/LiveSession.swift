@@ -10,11 +10,11 @@ import NIOCore
 /// One live preview connection: the page's input in, frames out, latest wins.
 ///
 /// Input only changes the state (the card's ``/KiraAnimation/InteractiveCard`` and the
-/// controls), so a flood of messages costs no memory. A single sender renders the pose of *now*
-/// whenever the state changed or a spring is still moving, waits until the page has painted the
-/// previous frame (its `ack`) before sending the next, and starts frames no more often than the
-/// server's frames-a-second cap: at most one frame in flight and one rendering per connection,
-/// and poses that went by while it was busy are never rendered.
+/// controls), so a flood of messages costs no memory. A single sender waits until the page has
+/// painted the previous frame (its `ack`), then renders the pose of *now* whenever the state
+/// changed or a spring is still moving, no more often than the server's frames-a-second cap: one
+/// frame in flight or rendering per connection, each of the newest input, and poses that went by
+/// meanwhile are never rendered.
 final class LiveSession: Sendable {
     private struct State {
         var card = InteractiveCard()
@@ -30,15 +30,18 @@ final class LiveSession: Sendable {
 
     private let service: FrameService
     private let encoding: LiveEncoding
+    private let renderer: LiveRenderer
     private let interval: Duration
     private let start = ContinuousClock.now
     private let state = Locked(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    init(service: FrameService) {
+    /// A connection whose frames travel as `encoding`.
+    init(service: FrameService, encoding: LiveEncoding) {
         self.service = service
-        encoding = service.configuration.liveEncoding
+        self.encoding = encoding
+        renderer = LiveRenderer(threads: service.configuration.renderThreads)
         interval = .seconds(1) / service.configuration.maxLiveFramesPerSecond
         let stream = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeups = stream.stream
@@ -119,12 +122,14 @@ final class LiveSession: Sendable {
         // The last frame sent was of a moving card: one more shows it settled.
         var settling = false
         while !Task.isCancelled {
-            let (notices, due) = state.withLock { state in
+            let (notices, due, waiting) = state.withLock { state in
                 defer { state.notices = [] }
-                return (state.notices, state.changed || settling || state.card.isMoving(at: now))
+                return (state.notices, state.changed || settling || state.card.isMoving(at: now), state.inFlight)
             }
             for notice in notices { try await outbound.writeTextMessage(notice) }
-            guard due else {
+            guard due, !waiting else {
+                // At rest, the renderer's buffers are let go until the card moves again.
+                if !due { renderer.release() }
                 guard await wakeups.next() != nil else { return }
                 continue
             }
@@ -136,32 +141,25 @@ final class LiveSession: Sendable {
                 return (state.card, state.controls, state.input)
             }
             guard let frame = await render(card.state(at: time), controls: controls) else { continue }
-            while state.withLock({ $0.inFlight }) {
-                guard await wakeups.next() != nil else { return }
-                // Notices go out while the page has not yet painted the last frame.
-                for notice in state.withLock({ state in defer { state.notices = [] }; return state.notices }) {
-                    try await outbound.writeTextMessage(notice)
-                }
-            }
             state.withLock { $0.inFlight = true }
             seq += 1
-            let pose = frame.pose
+            let pose = frame.pose, image = frame.image
             let header = LiveFrameHeader(
                 seq: seq, input: input, mediaType: encoding.mediaType, tiltX: pose.tiltX, tiltY: pose.tiltY, flip: pose.flip,
                 back: card.showsBack, moving: card.isMoving(at: time), renderMilliseconds: frame.milliseconds, url: frame.url,
-                command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: frame.canvasWidth,
-                canvasHeight: frame.canvasHeight)
+                command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: image.canvasWidth,
+                canvasHeight: image.canvasHeight,
+                region: .init(x: image.region.x, y: image.region.y, width: image.region.width, height: image.region.height),
+                fill: image.fill.map { [$0.x, $0.y, $0.z, $0.w] })
             settling = header.moving
-            try await outbound.writeBinaryMessage(Self.message(header: header, image: frame.bytes))
+            try await outbound.writeBinaryMessage(Self.message(header: header, image: image.bytes))
         }
     }
 
     private struct Frame {
-        var bytes: ByteBuffer
+        var image: LiveRenderer.Frame
         /// The pose drawn: the card's, to the hundredth of a degree its URL carries.
         var pose: CardPose
-        var canvasWidth: Int
-        var canvasHeight: Int
         var url: String
         var command: String
         var milliseconds: Double
@@ -175,11 +173,11 @@ final class LiveSession: Sendable {
             var live = request
             live.output = encoding.output
             let started = ContinuousClock.now
-            let (bytes, size) = try await service.liveFrame(live, card: card, format: encoding.format)
+            let image = try await service.liveFrame(live, card: card, renderer: renderer, encoding: encoding)
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            return Frame(bytes: bytes, pose: request.pose, canvasWidth: size.width, canvasHeight: size.height, url: service.url(of: request, id: card.id), command: LiveControls.command(for: request, card: card),
-                         milliseconds: milliseconds)
+            return Frame(image: image, pose: request.pose, url: service.url(of: request, id: card.id),
+                         command: LiveControls.command(for: request, card: card), milliseconds: milliseconds)
         } catch let error as RequestError {
             notice(error.description)
         } catch let problem as Problem {

@@ -38,7 +38,7 @@ struct PreviewConfiguration: Encodable {
                       default: Double(LiveControls.defaultWidth))
         tiltLimit = Range(min: InteractiveCard.tiltLimitRange.lowerBound, max: InteractiveCard.tiltLimitRange.upperBound,
                           default: InteractiveCard.defaultTiltLimit)
-        encoding = service.configuration.liveEncoding.rawValue
+        encoding = service.configuration.liveEncoding?.rawValue ?? LiveEncoding.automaticName
     }
 
     var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data("{}".utf8), as: UTF8.self) }

@@ -155,17 +155,32 @@ enum PreviewPage {
 
       document.getElementById('copy').onclick = () => navigator.clipboard && navigator.clipboard.writeText(document.getElementById('command').textContent);
 
-      // Frames: 4 bytes of header length, the header (JSON), the image.
+      // Frames: 4 bytes of header length, the header (JSON), the image of the header's region
+      // of the canvas; the rest of the canvas is the header's fill colour.
       async function paint(data) {
         const view = new DataView(data), length = view.getUint32(0);
         const header = JSON.parse(new TextDecoder().decode(new Uint8Array(data, 4, length)));
-        const bitmap = await createImageBitmap(new Blob([new Uint8Array(data, 4 + length)], { type: header.mediaType }));
+        const region = header.region, raw = header.mediaType === 'application/x-kira-rgba';
+        const bitmap = raw || region.width === 0 ? null
+          : await createImageBitmap(new Blob([new Uint8Array(data, 4 + length)], { type: header.mediaType }));
         if (canvas.width !== header.canvasWidth || canvas.height !== header.canvasHeight) {
           canvas.width = header.canvasWidth; canvas.height = header.canvasHeight;
         }
-        context.clearRect(0, 0, canvas.width, canvas.height);
-        context.drawImage(bitmap, 0, 0);
-        bitmap.close();
+        const fill = header.fill;
+        if (fill && fill[3] > 0) {
+          context.fillStyle = `rgba(${fill[0]},${fill[1]},${fill[2]},${fill[3] / 255})`;
+          context.fillRect(0, 0, canvas.width, canvas.height);
+        } else {
+          context.clearRect(0, 0, canvas.width, canvas.height);
+        }
+        if (raw && region.width > 0) {
+          const pixels = new Uint8ClampedArray(data, 4 + length, region.width * region.height * 4);
+          context.putImageData(new ImageData(pixels, region.width, region.height), region.x, region.y);
+        } else if (bitmap) {
+          context.clearRect(region.x, region.y, region.width, region.height);
+          context.drawImage(bitmap, region.x, region.y);
+          bitmap.close();
+        }
         send({ type: 'ack' });
         const now = performance.now();
         stat.framesPainted++; stat.lastFrame = header;

@@ -43,8 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var maxLiveConnections = 8
     /// Frames a second each live preview is sent at most.
     public var maxLiveFramesPerSecond = 60
-    /// How the live preview's frames travel (``LiveEncoding``).
-    public var liveEncoding = LiveEncoding.standard
+    /// How the live preview's frames travel (``LiveEncoding``); nil picks per connection
+    /// (``LiveEncoding/automatic(forPeer:)``).
+    public var liveEncoding: LiveEncoding?
     /// Kira's version, part of every ETag: a new Kira may draw a frame differently.
     public var kiraVersion: String
     /// Where the server logs: one line per request, and its start and stop.

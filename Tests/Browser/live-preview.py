@@ -3,7 +3,9 @@
 driven by selenium loads the page from a `kira serve` this script starts, drags the card with a
 real pointer, and checks that frames arrive and follow the drag, that releasing a drag does not
 flip the card, that a click flips it, and that the painted card matches the API's frame of the
-same pose. A screenshot is kept in the artefacts folder.
+same pose; that the arrow keys tilt it and the space bar flips it; that when the server goes away
+the page says so and reconnects by itself once it is back. A screenshot of the page with the card
+held tilted is kept in the artefacts folder (the README's picture: scripts/readme-pictures).
 
 usage: live-preview.py KIRA [ARTEFACTS]   (exit 0 when every check passed, 1 otherwise)
 """
@@ -15,6 +17,7 @@ import kiraserve
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 KIRA = sys.argv[1]
 ARTEFACTS = sys.argv[2] if len(sys.argv) > 2 else ".build/browser-artefacts"
@@ -44,13 +47,15 @@ try:
 
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1300"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,950"):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
     driver.get(origin + "/")
 
     check(wait_for(driver, "return window.kiraPreviewStats && window.kiraPreviewStats.framesPainted >= 1") is not None,
           "the first frame is painted")
+    media = driver.execute_script("return kiraPreviewStats.lastFrame.mediaType")
+    check(media == "application/x-kira-rgba", f"frames to a page on this machine are raw pixels ({media})")
     card = driver.find_element("id", "card")
     still = driver.execute_script("return document.getElementById('card').toDataURL()")
     painted = driver.execute_script("return kiraPreviewStats.framesPainted")
@@ -101,10 +106,48 @@ try:
     """)
     check(0 <= difference < 3, f"the painted card matches the API's PNG of the same pose (mean difference {difference:.2f} of 255)")
 
+    # The keyboard: with the card focused, held arrow keys tilt it (8 points of drag a press),
+    # letting go springs it back, and the space bar flips it (back to the front here).
+    driver.execute_script("document.getElementById('card').focus()")
+    keys = ActionChains(driver)
+    for _ in range(3):
+        keys.key_down(Keys.ARROW_RIGHT)
+    keys.perform()
+    tilted = wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && f.tiltY > 3 && !f.moving ? f : null", 20)
+    check(tilted is not None, f"arrow keys tilt the card (last frame {driver.execute_script('return kiraPreviewStats.lastFrame')})")
+    ActionChains(driver).key_up(Keys.ARROW_RIGHT).perform()
+    check(wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && f.tiltY == 0 && !f.moving ? f : null", 20) is not None,
+          "letting go of the keys springs the card back")
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    front = wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && !f.back && !f.moving ? f : null", 20)
+    check(front is not None, "the space bar flips the card")
+
+    # The server goes away: the page says so over the card, and reconnects by itself to a server
+    # on the same address.
+    port = int(origin.rsplit(":", 1)[1])
+    server.terminate()
+    server.wait(timeout=30)
+    gone = wait_for(driver, "const s = document.getElementById('status'); return !s.hidden && /reconnecting/.test(s.textContent) ? s.textContent : null", 20)
+    check(gone is not None, f"the page says the server is gone ({gone})")
+    painted = driver.execute_script("return kiraPreviewStats.framesPainted")
+    server, _ = kiraserve.start(KIRA, port=port)
+    back_again = wait_for(driver, f"return kiraPreviewStats.framesPainted > {painted} && document.getElementById('status').hidden", 30)
+    check(back_again is not None, "the page reconnects by itself and paints frames again")
+
+    # The README's picture: the page with the card held tilted, the live figures hidden (they
+    # change from run to run).
+    driver.execute_script("document.getElementById('stats').style.visibility = 'hidden'")
+    hold = ActionChains(driver, duration=16).move_to_element(card).click_and_hold()
+    for _ in range(10):
+        hold.move_by_offset(-4, -3)
+    hold.perform()
+    check(wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && f.tiltX > 4 && f.tiltY < -5 && !f.moving ? f : null", 20) is not None,
+          "the card holds its tilt while the pointer is down")
     os.makedirs(ARTEFACTS, exist_ok=True)
     shot = os.path.join(ARTEFACTS, "live-preview.png")
     driver.save_screenshot(shot)
     check(os.path.getsize(shot) > 10_000, f"a screenshot is kept: {shot}")
+    ActionChains(driver).release().perform()
     stats = driver.execute_script("return {framesPainted: kiraPreviewStats.framesPainted, fps: kiraPreviewStats.fps, latencyP95Ms: kiraPreviewStats.latencyP95Ms}")
     print(f"stats: {stats}")
 finally:

@@ -51,6 +51,43 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
         }
     }
 
+    /// What the server sends until `done` holds for all of it, the connection closes or
+    /// `seconds` pass (on a Dispatch thread, as ``readUntilClosed(seconds:)``).
+    func read(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+                let end = clock_gettime_seconds() + seconds
+                while !done(received) {
+                    let left = end - clock_gettime_seconds()
+                    var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                    guard left > 0, poll(&poller, 1, Int32(left * 1000)) > 0 else { break }
+                    let n = recv(self.descriptor, &buffer, buffer.count, 0)
+                    if n <= 0 { break }
+                    received += buffer[0..<n]
+                }
+                continuation.resume(returning: received)
+            }
+        }
+    }
+
+    /// The request that opens a WebSocket at `path` (RFC 6455's example key).
+    static func webSocketUpgrade(path: String) -> String {
+        "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    }
+
+    /// Sends `text` as one WebSocket text frame, masked as a client must (with a zero key, so the
+    /// payload goes as it is).
+    func sendWebSocketText(_ text: String) {
+        let payload = Array(text.utf8)
+        precondition(payload.count < 65536)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else { frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
+        frame += [0, 0, 0, 0] + payload
+        _ = frame.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
     private func waitUntilClosed(seconds: Double) -> [UInt8]? {
         var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
         let end = Double(clock_gettime_seconds()) + seconds

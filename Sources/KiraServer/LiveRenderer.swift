@@ -1,0 +1,73 @@
+import KiraImage
+import KiraRender
+import KiraRequest
+import NIOCore
+
+/// A live preview connection's renderer: it makes each frame and cuts it down to what the
+/// page needs.
+///
+/// The renderer and its canvas are kept while the card moves, so that frame after frame
+/// allocates nothing (a new renderer's first 630-wide frame takes about twice as long, faulting
+/// in 10 MB of buffers), and let go once the card rests. Only one frame is made at a time: the
+/// connection's sender waits for each.
+final class LiveRenderer: Sendable {
+    /// A frame ready to send: the pixels of the rectangle the card's faces cover, encoded; the
+    /// rest of the canvas is one colour.
+    struct Frame: Sendable {
+        var bytes: ByteBuffer
+        /// Where `bytes`' pixels go on the canvas.
+        var region: ImageRegion
+        /// The colour (8-bit RGBA) of every canvas pixel outside `region`; nil when `region` is
+        /// the whole canvas.
+        var fill: SIMD4<UInt8>?
+        var canvasWidth: Int
+        var canvasHeight: Int
+    }
+
+    private struct State {
+        var renderer: FrameRenderer?
+        var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+    }
+
+    private let threads: Int
+    private let state = Locked(State())
+
+    init(threads: Int) { self.threads = threads }
+
+    /// Renders `scene` as `request` asks (8-bit: the live controls never ask for 16) and
+    /// encodes the part the faces cover in `encoding`. Blocks: call it off Swift's cooperative
+    /// threads.
+    func frame(_ request: RenderRequest, scene: FrameScene, encoding: LiveEncoding) throws -> Frame {
+        try state.withLock { state in
+            let renderer = state.renderer ?? FrameRenderer(threads: threads)
+            state.renderer = renderer
+            try renderer.render(scene, into: &state.canvas)
+            let canvas = state.canvas
+            let region = renderer.drawnRegions.first ?? ImageRegion(x: 0, y: 0, width: 0, height: 0)
+            let part = canvas.cropped(to: region)
+            let bytes: ByteBuffer
+            if let format = encoding.format {
+                bytes = ByteBuffer(bytes: try request.encode(.rgba8(part), as: format))
+            } else {
+                bytes = part.channels.withUnsafeBytes { ByteBuffer(bytes: $0) }
+            }
+            return Frame(bytes: bytes, region: region, fill: Self.fill(of: canvas, outside: region),
+                         canvasWidth: canvas.width, canvasHeight: canvas.height)
+        }
+    }
+
+    /// Frees the renderer and canvas until the next frame.
+    func release() {
+        state.withLock { $0 = State() }
+    }
+
+    /// The colour of `canvas` outside `region` (the renderer's background there), read off a
+    /// corner that `region` leaves out; nil when it leaves none, being the whole canvas.
+    static func fill(of canvas: RGBAImage<UInt8>, outside region: ImageRegion) -> SIMD4<UInt8>? {
+        let corners = [(0, 0), (canvas.width - 1, 0), (0, canvas.height - 1), (canvas.width - 1, canvas.height - 1)]
+        guard let (x, y) = corners.first(where: { x, y in
+            region.isEmpty || x < region.x || y < region.y || x >= region.x + region.width || y >= region.y + region.height
+        }), canvas.width > 0, canvas.height > 0 else { return nil }
+        return canvas.pixel(x: x, y: y)
+    }
+}

@@ -1,0 +1,18 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The request context of `kira serve`'s routes: Hummingbird's basic one, plus the WebSocket
+/// upgrade the live preview needs and the peer's address, by which the live preview picks raw
+/// frames for a page on the same machine (``LiveEncoding/automatic(forPeer:)``).
+struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<Self>
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        remoteAddress = source.channel.remoteAddress
+    }
+}

@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+import HummingbirdTesting
+import HummingbirdWSTesting
+import KiraImage
+@testable import KiraServer
+import Testing
+
+/// The live preview's frames against the API's, and its WebSocket under abuse: a client that
+/// never reads, a thousand connections at once.
+@Suite(.serialized) struct LiveFaultTests {
+    /// Over loopback the frames are raw pixels, and they are the API's frame of the same pose:
+    /// the region the card covers byte for byte, the fill colour everywhere else.
+    @Test func framesOverLoopbackAreTheAPIFramesPixels() async throws {
+        let app = try buildApplication(ServerFixtures.configuration())
+        try await app.test(.live) { client in
+            let seen = Locked<[LiveFrame]>([])
+            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+                var messages = LiveMessages(inbound)
+                _ = try await messages.frame(notices: Locked([]))
+                try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)
+                try await outbound.writeTextMessage(##"{"type":"set","name":"background","value":"#203040"}"##)
+                try await outbound.writeTextMessage(#"{"type":"drag","id":3,"dx":40,"dy":-20}"#)
+                try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                var frame = try await messages.frame(notices: Locked([]))
+                while frame.number("input") < 3 {
+                    try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                    frame = try await messages.frame(notices: Locked([]))
+                }
+                seen.withLock { $0.append(frame) }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            try Self.checkPixels(of: try #require(seen.withLock { $0.first }))
+        }
+    }
+
+    /// `frame` is the API's frame of its pose: its region byte for byte, its fill colour
+    /// everywhere else.
+    static func checkPixels(of frame: LiveFrame) throws {
+        #expect(frame.header["mediaType"] as? String == "application/x-kira-rgba")
+        let region = try #require(frame.header["region"] as? [String: Int])
+        let drawn = ImageRegion(x: region["x"] ?? -1, y: region["y"] ?? -1, width: region["width"] ?? 0, height: region["height"] ?? 0)
+        let fill = try #require(frame.header["fill"] as? [Int]).map { UInt8($0) }
+        #expect(fill == [0x20, 0x30, 0x40, 255])
+        let url = try #require(frame.header["url"] as? String)
+        let api = try PNGCodec.decode(try ServerFixtures.expectedFrame(RenderQuery.pairsForTesting(url)))
+        guard case .rgba8(let full) = api else { throw LiveFaultFailure.notEightBit }
+        #expect(frame.number("canvasWidth") == Double(full.width) && frame.number("canvasHeight") == Double(full.height))
+        // The card covers less than the canvas, which has room for a ±45° tilt.
+        #expect(!drawn.isEmpty && drawn.width * drawn.height < full.width * full.height / 2)
+        #expect(frame.image == full.cropped(to: drawn).channels)
+        let background = SIMD4(fill[0], fill[1], fill[2], fill[3])
+        var outside = 0
+        for y in 0..<full.height {
+            for x in 0..<full.width where x < drawn.x || x >= drawn.x + drawn.width || y < drawn.y || y >= drawn.y + drawn.height {
+                if full.pixel(x: x, y: y) != background { outside += 1 }
+            }
+        }
+        #expect(outside == 0)
+    }
+
+    /// A client that sends input as fast as it can and never reads a frame nor acknowledges
+    /// one: the server renders one frame for it and waits (back-pressure, not a queue), and goes
+    /// on serving everyone else.
+    @Test func aClientThatNeverReadsGetsOneFrame() async throws {
+        let app = try buildApplication(ServerFixtures.configuration())
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let connection = try await RawConnection.open(1, port: port)[0]
+            connection.send(RawConnection.webSocketUpgrade(path: "/live"))
+            var renders = 0.0
+            for _ in 0..<600 where renders < 1 {
+                try await Task.sleep(for: .milliseconds(100))
+                renders = try await Self.renders(client)
+            }
+            #expect(renders == 1)
+            await onDispatch {
+                for i in 1...5_000 { connection.sendWebSocketText(#"{"type":"drag","id":\#(i),"dx":\#(i % 90),"dy":\#(i % 7)}"#) }
+            }
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await Self.renders(client) == 1)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get).status == .ok)
+            withExtendedLifetime(connection) {}
+        }
+    }
+
+    /// A thousand connections at once with a cap of four: four are served, every other one is
+    /// closed at once with "Try Again Later" (1013) and a reason naming the option, and the server
+    /// answers afterwards.
+    @Test func aThousandConnectionsBeyondTheCapAreRefusedWithAReason() async throws {
+        let limit = raiseOpenFileLimit()
+        try #require(limit >= 2200, "this test holds 1 000 connections at both ends; the open-file limit is \(limit)")
+        let app = try buildApplication(ServerFixtures.configuration { $0.maxLiveConnections = 4 })
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let connections = try await RawConnection.open(1000, port: port)
+            await onDispatch { for connection in connections { connection.send(RawConnection.webSocketUpgrade(path: "/live")) } }
+            var served = 0, refused = 0, other: [String] = []
+            for connection in connections {
+                let bytes = await connection.read(seconds: 120) { Self.firstFrame(in: $0) != nil }
+                switch Self.firstFrame(in: bytes) {
+                case .some((0x88, let payload)) where payload.starts(with: [0x03, 0xF5])
+                    && String(decoding: payload.dropFirst(2), as: UTF8.self).contains("--max-live-connections"):
+                    refused += 1
+                case .some((0x02, _)), .some((0x82, _)):
+                    served += 1
+                default:
+                    other.append(String(decoding: bytes.prefix(200), as: UTF8.self))
+                }
+            }
+            #expect(served == 4)
+            #expect(refused == 996)
+            #expect(other.isEmpty, "\(other.prefix(3))")
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            withExtendedLifetime(connections) {}
+        }
+    }
+
+    /// The first WebSocket frame after the upgrade's response: its first byte (FIN and opcode)
+    /// and, for a close frame, its payload; nil until all of it has come.
+    static func firstFrame(in bytes: [UInt8]) -> (UInt8, [UInt8])? {
+        let end = Array("\r\n\r\n".utf8)
+        guard let headerEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<($0 + 4)]) == end }) else { return nil }
+        let start = headerEnd + 4
+        guard bytes.count >= start + 2 else { return nil }
+        let opcode = bytes[start]
+        guard opcode == 0x88 else { return (opcode, []) }
+        let length = Int(bytes[start + 1] & 0x7F)
+        guard bytes.count >= start + 2 + length else { return nil }
+        return (opcode, Array(bytes[(start + 2)..<(start + 2 + length)]))
+    }
+
+    /// The server's `kira_renders_total`.
+    static func renders(_ client: some TestClientProtocol) async throws -> Double {
+        let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("kira_renders_total ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+}
+
+enum LiveFaultFailure: Error { case notEightBit }
+
+/// Runs `work` on a Dispatch thread: blocking socket calls stay off the threads the server's
+/// tasks run on.
+private func onDispatch(_ work: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            work()
+            continuation.resume()
+        }
+    }
+}
