@@ -22,6 +22,8 @@ SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
 WIDTHS = [int(w) for w in sys.argv[3:]] or [630, 1260]
 # The encodings measured, in turn: KIRA_ENCODINGS="raw png" measures only those.
 ENCODINGS = os.environ.get("KIRA_ENCODINGS", "raw png jpeg webp").split()
+# More `kira serve` options for every row, e.g. KIRA_SERVE_OPTIONS="--threads 2".
+SERVE_OPTIONS = os.environ.get("KIRA_SERVE_OPTIONS", "").split()
 
 CSS_CARD = "data:text/html," + quote("""<style>body{margin:0;display:grid;place-items:center;height:100vh;perspective:800px}
 #card{width:630px;height:880px;border-radius:20px;background:linear-gradient(115deg,#f0a,#0af,#af0,#fa0);
@@ -37,33 +39,35 @@ window.kiraPreviewStats={fps:frames.length>1?1000*(frames.length-1)/(t-frames[0]
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=2200,2400"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=2200,2400", *os.environ.get("KIRA_CHROMIUM_FLAGS", "").split()):
         options.add_argument(argument)
     return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 
 
 def drag(driver, seconds, centre):
-    """A pointer pressed at `centre` circling ±150 × ±100 points once a second, sampled at about
-    60 Hz through the DevTools protocol (real input events); returns the samples each second
-    of the fps the page reports."""
+    """A pointer pressed at `centre` circling ±150 × ±100 points once a second, moved 60 times a
+    second (on a fixed schedule: each DevTools call takes milliseconds of its own) through the
+    DevTools protocol (real input events); returns the samples each second of the fps the page
+    reports, and the input events sent a second."""
     mouse = lambda kind, x, y, **extra: driver.execute_cdp_cmd(
         "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, **extra})
     x0, y0 = centre
     mouse("mousePressed", x0, y0, clickCount=1)
-    start, samples, next_sample = time.monotonic(), [], 2.0
+    start, samples, next_sample, moves = time.monotonic(), [], 2.0, 0
     while (elapsed := time.monotonic() - start) < seconds:
         angle = 2 * math.pi * elapsed
         mouse("mouseMoved", x0 + 150 * math.sin(angle), y0 + 100 * math.sin(2 * angle))
+        moves += 1
         if elapsed >= next_sample:  # the page's fps covers its last 2 s
             samples.append(driver.execute_script("return window.kiraPreviewStats"))
             next_sample += 1
-        time.sleep(1 / 60)
+        time.sleep(max(0.0, start + moves / 60 - time.monotonic()))
     mouse("mouseReleased", x0, y0, clickCount=1)
-    return samples
+    return samples, moves / (time.monotonic() - start)
 
 
 def live(encoding, width):
-    server, origin = kiraserve.start(KIRA, "--live-encoding", encoding)
+    server, origin = kiraserve.start(KIRA, "--live-encoding", encoding, *SERVE_OPTIONS)
     driver = None
     try:
         driver = browser()
@@ -75,11 +79,11 @@ def live(encoding, width):
             time.sleep(0.1)
         rect = driver.execute_script("const r = document.getElementById('card').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
         before = driver.execute_script("return kiraPreviewStats.framesPainted")
-        samples = drag(driver, SECONDS, rect)
+        samples, moves = drag(driver, SECONDS, rect)
         stats = driver.execute_script("return kiraPreviewStats")
         fps = [s["fps"] for s in samples]
         painted = stats["framesPainted"] - before
-        return (f"| {encoding} | {width} | {painted / SECONDS:.1f} | {min(fps):.1f}–{max(fps):.1f} | {stats['latencyP95Ms']:.0f} "
+        return (f"| {encoding} | {width} | {moves:.0f} | {painted / SECONDS:.1f} | {min(fps):.1f}–{max(fps):.1f} | {stats['latencyP95Ms']:.0f} "
                 f"| {stats['lastFrame']['renderMilliseconds']:.0f} |")
     finally:
         if driver:
@@ -93,15 +97,16 @@ def reference():
     try:
         driver.get(CSS_CARD)
         time.sleep(0.5)
-        fps = [s["fps"] for s in drag(driver, SECONDS, (1100, 1200))]
-        return f"| CSS holo card, Chromium alone | 630 | | {min(fps):.1f}–{max(fps):.1f} | | |"
+        samples, moves = drag(driver, SECONDS, (1100, 1200))
+        fps = [s["fps"] for s in samples]
+        return f"| CSS holo card, Chromium alone | 630 | {moves:.0f} | | {min(fps):.1f}–{max(fps):.1f} | | |"
     finally:
         driver.quit()
 
 
 print(f"# {SECONDS:.0f} s of continuous drag per row; load: {os.getloadavg()[0]:.2f} at the start")
-print("| encoding | card width | frames/s (mean) | frames/s (2 s windows) | p95 latency ms | last render+encode ms |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| encoding | card width | input events/s | frames/s (mean) | frames/s (2 s windows) | p95 latency ms | last render+encode ms |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 print(reference(), flush=True)
 for width in WIDTHS:
     for encoding in ENCODINGS:

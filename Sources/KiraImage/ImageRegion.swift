@@ -25,6 +25,14 @@ public struct ImageRegion: Sendable, Equatable, CustomStringConvertible {
     /// Whether the rectangle holds no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// The pixels in both (empty, at this rectangle's corner, when they do not meet).
+    public func intersection(_ other: ImageRegion) -> ImageRegion {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
+        guard x1 > x0, y1 > y0 else { return ImageRegion(x: x, y: y, width: 0, height: 0) }
+        return ImageRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The smallest rectangle holding both (either may be empty).
     public func union(_ other: ImageRegion) -> ImageRegion {
         if isEmpty { return other }

@@ -88,14 +88,14 @@ final class FrameService: Sendable {
     }
 
     /// A live preview's frame of `card` as `request` describes it, made by `renderer` in
-    /// `encoding`: within the same limits and render slots as the API's frames, but never cached
-    /// (a live pose rarely repeats).
-    func liveFrame(_ request: RenderRequest, card: CardLibrary.Card, renderer: LiveRenderer, encoding: LiveEncoding)
+    /// `encoding` for the page's `window` of the canvas: within the same limits and render slots
+    /// as the API's frames, but never cached (a live pose rarely repeats).
+    func liveFrame(_ request: RenderRequest, card: CardLibrary.Card, window: ImageRegion, renderer: LiveRenderer, encoding: LiveEncoding)
         async throws(Problem) -> LiveRenderer.Frame {
         let scene = request.scene(for: card.faces)
         let frameBytes = try checkCost(of: request, scene: scene, card: card)
         do {
-            return try await admitted(bytes: frameBytes) { try renderer.frame(request, scene: scene, encoding: encoding) }
+            return try await admitted(bytes: frameBytes) { try renderer.frame(request, scene: scene, window: window, encoding: encoding) }
         } catch is AdmissionGate.Overloaded {
             metrics.recordRejection("overloaded")
             throw Problem.overloaded(waited: configuration.maxWait)

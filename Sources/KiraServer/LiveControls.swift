@@ -1,6 +1,8 @@
 import Foundation
 import KiraAnimation
 import KiraGeometry
+import KiraImage
+import KiraRender
 import KiraRequest
 
 /// What a live preview shows besides its pose, as the page's controls set it: the card, its
@@ -10,8 +12,7 @@ struct LiveControls: Sendable {
     /// The request parameters the page offers as controls, in the order it shows them.
     static let parameterNames = ["background", "shader", "angle_strength", "foil", "intensity", "glare"]
     /// The card's width on screen, in pixels: the default shows a 630×880 card as it is drawn,
-    /// and the largest doubles it (a 1260×1760 card). The canvas has room for a ±45° tilt at
-    /// every width, so it stays the same size while the card moves.
+    /// and the largest doubles it (a 1260×1760 card).
     static let defaultWidth = 630
     static let widthRange = 126...1260
 
@@ -70,6 +71,37 @@ struct LiveControls: Sendable {
         let artWidth = card.faces.front.face.art.width
         if width != artWidth { pairs.append(("scale", String(Double(width) / Double(artWidth)))) }
         return try RenderRequest(values: pairs)
+    }
+
+    /// The part of the frame's canvas the page shows for `card`: the rectangle every pose within
+    /// `tiltLimit` draws into, at any flip angle, in canvas pixels. The canvas itself has room
+    /// for a ±45° tilt, most of it empty at the default ±10°; a page canvas of this size draws
+    /// the same card in less than half the pixels (a 630-wide card: 1170×1584 against about
+    /// 740×1000), and stays one size while the card moves.
+    func window(for card: CardLibrary.Card, tiltLimit: Double) -> ImageRegion {
+        guard var scene = try? request(pose: CardPose(), card: card).scene(for: card.faces) else {
+            return ImageRegion(x: 0, y: 0, width: 0, height: 0)
+        }
+        let canvas = ImageRegion(x: 0, y: 0, width: scene.canvasWidth, height: scene.canvasHeight)
+        var low = SIMD2(Double.infinity, .infinity), high = -low
+        // The tilt's extremes (a spring settles inside them) at every flip angle, a flip's
+        // overshoot included.
+        for tiltX in [-tiltLimit, 0, tiltLimit] {
+            for tiltY in [-tiltLimit, 0, tiltLimit] {
+                for flip in stride(from: -30.0, through: 390, by: 5) {
+                    scene.pose = CardPose(tiltX: tiltX, tiltY: tiltY, flip: flip)
+                    guard let extent = scene.drawnExtent else { continue }
+                    let bounds = scene.canvasBounds(of: extent)
+                    low = pointwiseMin(low, bounds.low)
+                    high = pointwiseMax(high, bounds.high)
+                }
+            }
+        }
+        guard low.x <= high.x, low.y <= high.y else { return canvas }
+        // A pixel more on every side (edge pixels are covered in part), kept inside the canvas.
+        let x0 = max(0, Int((low.x - 1).rounded(.down))), y0 = max(0, Int((low.y - 1).rounded(.down)))
+        let x1 = min(canvas.width, Int((high.x + 1).rounded(.up))), y1 = min(canvas.height, Int((high.y + 1).rounded(.up)))
+        return ImageRegion(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     /// The `kira render` command that writes the frame `request` describes of `card`.

@@ -60,13 +60,16 @@ struct LiveFrameHeader: Encodable, Sendable {
     var command: String
     var card: String
     var width: Int
-    /// The canvas the frame fills: the same for every pose at one width.
+    /// The page's canvas: the same for every pose at one width and tilt limit.
     var canvasWidth: Int
     var canvasHeight: Int
-    /// Where the image goes on the canvas.
+    /// Where the page's canvas lies in the frame `url` names (whose canvas has room for a ±45°
+    /// tilt): the same size, at its place.
+    var window: Region
+    /// Where the image goes on the page's canvas.
     var region: Region
-    /// The colour (red, green, blue, alpha; 0...255) of the canvas outside `region`; absent when
-    /// the image covers the whole canvas.
+    /// The colour (red, green, blue, alpha; 0...255) of the page's canvas outside `region`;
+    /// absent when the image covers all of it.
     var fill: [UInt8]?
 }
 

@@ -11,17 +11,18 @@ import NIOCore
 /// in 10 MB of buffers), and let go once the card rests. Only one frame is made at a time: the
 /// connection's sender waits for each.
 final class LiveRenderer: Sendable {
-    /// A frame ready to send: the pixels of the rectangle the card's faces cover, encoded; the
-    /// rest of the canvas is one colour.
+    /// A frame ready to send: the pixels of the rectangle the card's faces cover, encoded, and
+    /// where they go in the window of the canvas the page shows; the rest of the window is one
+    /// colour.
     struct Frame: Sendable {
         var bytes: ByteBuffer
-        /// Where `bytes`' pixels go on the canvas.
+        /// Where `bytes`' pixels go in the window.
         var region: ImageRegion
-        /// The colour (8-bit RGBA) of every canvas pixel outside `region`; nil when `region` is
-        /// the whole canvas.
+        /// The colour (8-bit RGBA) of every window pixel outside `region`; nil when `region` is
+        /// the whole window.
         var fill: SIMD4<UInt8>?
-        var canvasWidth: Int
-        var canvasHeight: Int
+        /// The part of the frame's canvas the page shows.
+        var window: ImageRegion
     }
 
     private struct State {
@@ -35,15 +36,16 @@ final class LiveRenderer: Sendable {
     init(threads: Int) { self.threads = threads }
 
     /// Renders `scene` as `request` asks (8-bit: the live controls never ask for 16) and
-    /// encodes the part the faces cover in `encoding`. Blocks: call it off Swift's cooperative
-    /// threads.
-    func frame(_ request: RenderRequest, scene: FrameScene, encoding: LiveEncoding) throws -> Frame {
+    /// encodes the part of `window` the faces cover in `encoding`. Blocks: call it off Swift's
+    /// cooperative threads.
+    func frame(_ request: RenderRequest, scene: FrameScene, window: ImageRegion, encoding: LiveEncoding) throws -> Frame {
         try state.withLock { state in
             let renderer = state.renderer ?? FrameRenderer(threads: threads)
             state.renderer = renderer
             try renderer.render(scene, into: &state.canvas)
             let canvas = state.canvas
-            let region = renderer.drawnRegions.first ?? ImageRegion(x: 0, y: 0, width: 0, height: 0)
+            let drawn = renderer.drawnRegions.first ?? ImageRegion(x: 0, y: 0, width: 0, height: 0)
+            let region = drawn.intersection(window)
             let part = canvas.cropped(to: region)
             let bytes: ByteBuffer
             if let format = encoding.format {
@@ -51,8 +53,9 @@ final class LiveRenderer: Sendable {
             } else {
                 bytes = part.channels.withUnsafeBytes { ByteBuffer(bytes: $0) }
             }
-            return Frame(bytes: bytes, region: region, fill: Self.fill(of: canvas, outside: region),
-                         canvasWidth: canvas.width, canvasHeight: canvas.height)
+            let fill = region == window ? nil : Self.fill(of: canvas, outside: drawn)
+            return Frame(bytes: bytes, region: ImageRegion(x: region.x - window.x, y: region.y - window.y, width: region.width, height: region.height),
+                         fill: fill, window: window)
         }
     }
 

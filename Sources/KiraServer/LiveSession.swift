@@ -10,11 +10,12 @@ import NIOCore
 /// One live preview connection: the page's input in, frames out, latest wins.
 ///
 /// Input only changes the state (the card's ``/KiraAnimation/InteractiveCard`` and the
-/// controls), so a flood of messages costs no memory. A single sender waits until the page has
-/// painted the previous frame (its `ack`), then renders the pose of *now* whenever the state
-/// changed or a spring is still moving, no more often than the server's frames-a-second cap: one
-/// frame in flight or rendering per connection, each of the newest input, and poses that went by
-/// meanwhile are never rendered.
+/// controls), so a flood of messages costs no memory. A single sender renders the pose of *now*
+/// whenever the state changed or a spring is still moving, no more often than the server's
+/// frames-a-second cap, and sends it once the page has painted the previous frame (its `ack`):
+/// at most one frame in flight and one rendering per connection. While a frame is in flight the
+/// next render starts so as to be ready about when the acknowledgement comes (``LivePacing``),
+/// so it shows the newest input; poses that went by meanwhile are never rendered.
 final class LiveSession: Sendable {
     private struct State {
         var card = InteractiveCard()
@@ -25,6 +26,8 @@ final class LiveSession: Sendable {
         var changed = true
         /// A frame was sent and not yet acknowledged.
         var inFlight = false
+        /// When the page last acknowledged a frame, until the sender has seen it.
+        var acknowledged: ContinuousClock.Instant?
         var notices: [String] = []
     }
 
@@ -90,6 +93,7 @@ final class LiveSession: Sendable {
         switch input.type {
         case .ack:
             state.inFlight = false
+            state.acknowledged = .now
             return
         case .drag:
             guard let dx = input.dx, let dy = input.dy, dx.isFinite, dy.isFinite else { throw LiveInputError("drag needs finite dx and dy (points)") }
@@ -119,17 +123,39 @@ final class LiveSession: Sendable {
     private func send(_ outbound: WebSocketOutboundWriter) async throws {
         var wakeups = self.wakeups.makeAsyncIterator()
         var lastStart: ContinuousClock.Instant?, seq = 0
+        // The page's window of the canvas, for the controls and tilt limit it was made for.
+        var window: (key: String, region: ImageRegion)?
         // The last frame sent was of a moving card: one more shows it settled.
         var settling = false
-        while !Task.isCancelled {
-            let (notices, due, waiting) = state.withLock { state in
-                defer { state.notices = [] }
-                return (state.notices, state.changed || settling || state.card.isMoving(at: now), state.inFlight)
+        var pacing = LivePacing()
+        // The instant a timer was last set to wake the sender at.
+        var timer: ContinuousClock.Instant?
+        // Takes the notices (and an acknowledgement's time) and says whether a frame is in flight.
+        func poll() -> (notices: [String], due: Bool, inFlight: Bool) {
+            let (notices, due, inFlight, acknowledged) = state.withLock { state in
+                defer { state.notices = []; state.acknowledged = nil }
+                return (state.notices, state.changed || settling || state.card.isMoving(at: now), state.inFlight, state.acknowledged)
             }
+            if let acknowledged { pacing.acknowledged(at: acknowledged) }
+            return (notices, due, inFlight)
+        }
+        while !Task.isCancelled {
+            let (notices, due, inFlight) = poll()
             for notice in notices { try await outbound.writeTextMessage(notice) }
-            guard due, !waiting else {
+            guard due else {
                 // At rest, the renderer's buffers are let go until the card moves again.
-                if !due { renderer.release() }
+                renderer.release()
+                guard await wakeups.next() != nil else { return }
+                continue
+            }
+            if inFlight, let start = pacing.nextRenderStart, ContinuousClock.now < start {
+                if timer != start {
+                    timer = start
+                    Task { [wake] in
+                        try? await ContinuousClock().sleep(until: start)
+                        wake.yield()
+                    }
+                }
                 guard await wakeups.next() != nil else { return }
                 continue
             }
@@ -140,15 +166,25 @@ final class LiveSession: Sendable {
                 state.changed = false
                 return (state.card, state.controls, state.input)
             }
-            guard let frame = await render(card.state(at: time), controls: controls) else { continue }
+            guard let cardFaces = service.cards[controls.cardID] else { continue }
+            let key = "\(controls.cardID) \(controls.width) \(card.tiltLimit)"
+            if window?.key != key { window = (key, controls.window(for: cardFaces, tiltLimit: card.tiltLimit)) }
+            guard let window, let frame = await render(card.state(at: time), controls: controls, window: window.region) else { continue }
+            pacing.rendered(taking: frame.duration)
+            // One frame in flight: the next goes out once the page has painted this one.
+            while poll().inFlight {
+                guard await wakeups.next() != nil else { return }
+                for notice in poll().notices { try await outbound.writeTextMessage(notice) }
+            }
             state.withLock { $0.inFlight = true }
+            pacing.sent(at: .now)
             seq += 1
             let pose = frame.pose, image = frame.image
             let header = LiveFrameHeader(
                 seq: seq, input: input, mediaType: encoding.mediaType, tiltX: pose.tiltX, tiltY: pose.tiltY, flip: pose.flip,
                 back: card.showsBack, moving: card.isMoving(at: time), renderMilliseconds: frame.milliseconds, url: frame.url,
-                command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: image.canvasWidth,
-                canvasHeight: image.canvasHeight,
+                command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: image.window.width,
+                canvasHeight: image.window.height, window: .init(x: image.window.x, y: image.window.y, width: image.window.width, height: image.window.height),
                 region: .init(x: image.region.x, y: image.region.y, width: image.region.width, height: image.region.height),
                 fill: image.fill.map { [$0.x, $0.y, $0.z, $0.w] })
             settling = header.moving
@@ -162,22 +198,23 @@ final class LiveSession: Sendable {
         var pose: CardPose
         var url: String
         var command: String
-        var milliseconds: Double
+        var duration: Duration
+        var milliseconds: Double {
+            Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        }
     }
 
     /// The frame of `cardState` with `controls`, or nil after telling the page why not.
-    private func render(_ cardState: CardState, controls: LiveControls) async -> Frame? {
+    private func render(_ cardState: CardState, controls: LiveControls, window: ImageRegion) async -> Frame? {
         guard let card = service.cards[controls.cardID] else { return nil }
         do {
             let request = try controls.request(pose: cardState.pose, card: card)
             var live = request
             live.output = encoding.output
             let started = ContinuousClock.now
-            let image = try await service.liveFrame(live, card: card, renderer: renderer, encoding: encoding)
-            let elapsed = ContinuousClock.now - started
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let image = try await service.liveFrame(live, card: card, window: window, renderer: renderer, encoding: encoding)
             return Frame(image: image, pose: request.pose, url: service.url(of: request, id: card.id),
-                         command: LiveControls.command(for: request, card: card), milliseconds: milliseconds)
+                         command: LiveControls.command(for: request, card: card), duration: ContinuousClock.now - started)
         } catch let error as RequestError {
             notice(error.description)
         } catch let problem as Problem {

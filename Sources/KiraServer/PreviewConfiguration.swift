@@ -28,9 +28,9 @@ struct PreviewConfiguration: Encodable {
         }
         let controls = LiveControls()
         canvas = Canvas(width: LiveControls.defaultWidth, height: LiveControls.defaultWidth)
-        if let card = service.cards[controls.cardID], let request = try? controls.request(pose: CardPose(), card: card) {
-            let scene = request.scene(for: card.faces)
-            canvas = Canvas(width: scene.canvasWidth, height: scene.canvasHeight)
+        if let card = service.cards[controls.cardID] {
+            let window = controls.window(for: card, tiltLimit: InteractiveCard.defaultTiltLimit)
+            canvas = Canvas(width: window.width, height: window.height)
         }
         cards = service.cards.cards.keys.sorted()
         card = controls.cardID

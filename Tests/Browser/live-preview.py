@@ -47,7 +47,7 @@ try:
 
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,950"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=980,760"):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
     driver.get(origin + "/")
@@ -88,7 +88,8 @@ try:
         image.onload = () => {
           const other = new OffscreenCanvas(canvas.width, canvas.height).getContext('2d');
           other.fillStyle = '#fff'; other.fillRect(0, 0, canvas.width, canvas.height);
-          other.drawImage(image, 0, 0);
+          const w = kiraPreviewStats.lastFrame.window;
+          other.drawImage(image, -w.x, -w.y);
           const a = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
           const b = other.getImageData(0, 0, canvas.width, canvas.height).data;
           let sum = 0, n = 0;
@@ -143,6 +144,7 @@ try:
     hold.perform()
     check(wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && f.tiltX > 4 && f.tiltY < -5 && !f.moving ? f : null", 20) is not None,
           "the card holds its tilt while the pointer is down")
+    driver.execute_script("document.getElementById('card').blur()")
     os.makedirs(ARTEFACTS, exist_ok=True)
     shot = os.path.join(ARTEFACTS, "live-preview.png")
     driver.save_screenshot(shot)

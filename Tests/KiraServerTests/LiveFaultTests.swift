@@ -10,7 +10,8 @@ import Testing
 /// never reads, a thousand connections at once.
 @Suite(.serialized) struct LiveFaultTests {
     /// Over loopback the frames are raw pixels, and they are the API's frame of the same pose:
-    /// the region the card covers byte for byte, the fill colour everywhere else.
+    /// the region the card covers byte for byte, the fill colour everywhere else, in a window of
+    /// the API's canvas that holds every pose the tilt limit allows.
     @Test func framesOverLoopbackAreTheAPIFramesPixels() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
         try await app.test(.live) { client in
@@ -34,20 +35,27 @@ import Testing
         }
     }
 
-    /// `frame` is the API's frame of its pose: its region byte for byte, its fill colour
-    /// everywhere else.
+    /// `frame` is the API's frame of its pose, in the window the page shows: its region byte for
+    /// byte, its fill colour everywhere else in the window.
     static func checkPixels(of frame: LiveFrame) throws {
         #expect(frame.header["mediaType"] as? String == "application/x-kira-rgba")
-        let region = try #require(frame.header["region"] as? [String: Int])
-        let drawn = ImageRegion(x: region["x"] ?? -1, y: region["y"] ?? -1, width: region["width"] ?? 0, height: region["height"] ?? 0)
+        func rectangle(_ key: String) throws -> ImageRegion {
+            let r = try #require(frame.header[key] as? [String: Int])
+            return ImageRegion(x: r["x"] ?? -1, y: r["y"] ?? -1, width: r["width"] ?? 0, height: r["height"] ?? 0)
+        }
+        let window = try rectangle("window"), inWindow = try rectangle("region")
+        let drawn = ImageRegion(x: window.x + inWindow.x, y: window.y + inWindow.y, width: inWindow.width, height: inWindow.height)
         let fill = try #require(frame.header["fill"] as? [Int]).map { UInt8($0) }
         #expect(fill == [0x20, 0x30, 0x40, 255])
         let url = try #require(frame.header["url"] as? String)
         let api = try PNGCodec.decode(try ServerFixtures.expectedFrame(RenderQuery.pairsForTesting(url)))
         guard case .rgba8(let full) = api else { throw LiveFaultFailure.notEightBit }
-        #expect(frame.number("canvasWidth") == Double(full.width) && frame.number("canvasHeight") == Double(full.height))
-        // The card covers less than the canvas, which has room for a ±45° tilt.
-        #expect(!drawn.isEmpty && drawn.width * drawn.height < full.width * full.height / 2)
+        #expect(frame.number("canvasWidth") == Double(window.width) && frame.number("canvasHeight") == Double(window.height))
+        // The page's canvas is the part of the API's canvas (room for ±45°) that a ±10° card
+        // reaches at any flip; the card lies inside it.
+        #expect(window.x >= 0 && window.y >= 0 && window.x + window.width <= full.width && window.y + window.height <= full.height)
+        #expect(Double(window.width * window.height) < 0.6 * Double(full.width * full.height))
+        #expect(!drawn.isEmpty && drawn.intersection(window) == drawn)
         #expect(frame.image == full.cropped(to: drawn).channels)
         let background = SIMD4(fill[0], fill[1], fill[2], fill[3])
         var outside = 0
@@ -60,9 +68,9 @@ import Testing
     }
 
     /// A client that sends input as fast as it can and never reads a frame nor acknowledges
-    /// one: the server renders one frame for it and waits (back-pressure, not a queue), and goes
-    /// on serving everyone else.
-    @Test func aClientThatNeverReadsGetsOneFrame() async throws {
+    /// one: the server renders the frame it sends and at most one more, then waits
+    /// (back-pressure, not a queue), and goes on serving everyone else.
+    @Test func aClientThatNeverReadsGetsOneFrameAndOneWaiting() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
         try await app.test(.live) { client in
             let port = try #require(client.port)
@@ -73,12 +81,12 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
                 renders = try await Self.renders(client)
             }
-            #expect(renders == 1)
+            #expect(renders >= 1)
             await onDispatch {
                 for i in 1...5_000 { connection.sendWebSocketText(#"{"type":"drag","id":\#(i),"dx":\#(i % 90),"dy":\#(i % 7)}"#) }
             }
             try await Task.sleep(for: .seconds(1))
-            #expect(try await Self.renders(client) == 1)
+            #expect(try await Self.renders(client) <= 2)
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get).status == .ok)
             withExtendedLifetime(connection) {}

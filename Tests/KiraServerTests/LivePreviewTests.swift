@@ -7,6 +7,7 @@ import HummingbirdWSTesting
 import KiraAnimation
 import KiraGeometry
 import KiraImage
+import KiraRender
 import KiraRequest
 import NIOWebSocket
 @testable import KiraServer
@@ -154,6 +155,35 @@ import Testing
             finished.finish()
             _ = try await holder
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    /// The page's window of the canvas holds whatever the card draws on the canvas at any pose
+    /// within the tilt limit, at every width and limit (at ±45° and mid-flip a card can reach
+    /// past the canvas itself, which has room for ±45° of tilt alone), and at the default limit
+    /// it is little more than half the canvas.
+    @Test func theWindowHoldsEveryPoseWithinTheLimit() throws {
+        let cards = try CardLibrary.load(directory: nil, textureBudget: 1 << 30)
+        let card = try #require(cards[CardLibrary.sampleID])
+        var random = SystemRandomNumberGenerator()
+        for (width, limit) in [(630, 10.0), (200, 10.0), (1260, 25.0), (630, 45.0)] {
+            var controls = LiveControls(), interaction = InteractiveCard()
+            try controls.set("width", to: String(width), cards: cards, interaction: &interaction)
+            let window = controls.window(for: card, tiltLimit: limit)
+            var scene = try controls.request(pose: CardPose(), card: card).scene(for: card.faces)
+            if limit == 10 { #expect(Double(window.width * window.height) < 0.6 * Double(scene.canvasWidth * scene.canvasHeight)) }
+            for _ in 0..<300 {
+                scene.pose = CardPose(tiltX: Double.random(in: -limit...limit, using: &random),
+                                      tiltY: Double.random(in: -limit...limit, using: &random),
+                                      flip: Double.random(in: -20...380, using: &random))
+                guard let extent = scene.drawnExtent else { continue }
+                var bounds = scene.canvasBounds(of: extent)
+                bounds.low = pointwiseMax(bounds.low, .zero)
+                bounds.high = pointwiseMin(bounds.high, SIMD2(Double(scene.canvasWidth), Double(scene.canvasHeight)))
+                #expect(bounds.low.x >= Double(window.x) && bounds.low.y >= Double(window.y)
+                        && bounds.high.x <= Double(window.x + window.width) && bounds.high.y <= Double(window.y + window.height),
+                        "width \(width), limit \(limit), \(scene.pose): \(bounds) outside \(window)")
+            }
         }
     }
 
