@@ -20,6 +20,9 @@ enum ServerFixtures {
         // are long unless a test is about them.
         configuration.maxWait = .seconds(120)
         configuration.deadline = .seconds(300)
+        // The test client connects before a test starts: a test that first opens a thousand
+        // sockets must not find it closed for idling (the client then waits for ever).
+        configuration.idleTimeout = .seconds(900)
         change(&configuration)
         return configuration
     }
