@@ -75,9 +75,9 @@ struct LiveControls: Sendable {
 
     /// The part of the frame's canvas the page shows for `card`: the rectangle every pose within
     /// `tiltLimit` draws into, at any flip angle, in canvas pixels. The canvas itself has room
-    /// for a ±45° tilt, most of it empty at the default ±10°; a page canvas of this size draws
-    /// the same card in less than half the pixels (a 630-wide card: 1170×1584 against about
-    /// 740×1000), and stays one size while the card moves.
+    /// for a ±45° tilt, much of it empty at the default ±10°: for a 630-wide card this is
+    /// 764×1326 of its 1170×1584 (the flip's perspective makes it tall). It stays one size while
+    /// the card moves.
     func window(for card: CardLibrary.Card, tiltLimit: Double) -> ImageRegion {
         guard var scene = try? request(pose: CardPose(), card: card).scene(for: card.faces) else {
             return ImageRegion(x: 0, y: 0, width: 0, height: 0)

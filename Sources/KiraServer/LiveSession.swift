@@ -172,9 +172,11 @@ final class LiveSession: Sendable {
             guard let window, let frame = await render(card.state(at: time), controls: controls, window: window.region) else { continue }
             pacing.rendered(taking: frame.duration)
             // One frame in flight: the next goes out once the page has painted this one.
-            while poll().inFlight {
+            while true {
+                let polled = poll()
+                for notice in polled.notices { try await outbound.writeTextMessage(notice) }
+                guard polled.inFlight else { break }
                 guard await wakeups.next() != nil else { return }
-                for notice in poll().notices { try await outbound.writeTextMessage(notice) }
             }
             state.withLock { $0.inFlight = true }
             pacing.sent(at: .now)

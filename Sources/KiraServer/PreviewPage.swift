@@ -65,7 +65,7 @@ enum PreviewPage {
       const status = document.getElementById('status'), stats = document.getElementById('stats');
       const stat = window.kiraPreviewStats = { framesPainted: 0, fps: 0, latencyP95Ms: 0, lastFrame: null };
       const controls = {}, sentAt = new Map(), painted = [], latencies = [];
-      let socket = null, nextId = 1, retry = 500;
+      let socket = null, nextId = 1, retry = 500, lastRegion = null, lastFill = null;
       canvas.width = config.canvas.width; canvas.height = config.canvas.height;
 
       function send(message) {
@@ -163,16 +163,22 @@ enum PreviewPage {
         const region = header.region, raw = header.mediaType === 'application/x-kira-rgba';
         const bitmap = raw || region.width === 0 ? null
           : await createImageBitmap(new Blob([new Uint8Array(data, 4 + length)], { type: header.mediaType }));
-        if (canvas.width !== header.canvasWidth || canvas.height !== header.canvasHeight) {
+        // Outside the image the canvas is the fill colour: only the last image's rectangle needs
+        // it again, unless the canvas or the colour changed.
+        const fill = header.fill || [0, 0, 0, 0], fillKey = fill.join();
+        let stale = lastRegion;
+        if (canvas.width !== header.canvasWidth || canvas.height !== header.canvasHeight || fillKey !== lastFill) {
           canvas.width = header.canvasWidth; canvas.height = header.canvasHeight;
+          stale = { x: 0, y: 0, width: canvas.width, height: canvas.height };
         }
-        const fill = header.fill;
-        if (fill && fill[3] > 0) {
-          context.fillStyle = `rgba(${fill[0]},${fill[1]},${fill[2]},${fill[3] / 255})`;
-          context.fillRect(0, 0, canvas.width, canvas.height);
-        } else {
-          context.clearRect(0, 0, canvas.width, canvas.height);
+        if (stale) {
+          context.clearRect(stale.x, stale.y, stale.width, stale.height);
+          if (fill[3] > 0) {
+            context.fillStyle = `rgba(${fill[0]},${fill[1]},${fill[2]},${fill[3] / 255})`;
+            context.fillRect(stale.x, stale.y, stale.width, stale.height);
+          }
         }
+        lastRegion = region; lastFill = fillKey;
         if (raw && region.width > 0) {
           const pixels = new Uint8ClampedArray(data, 4 + length, region.width * region.height * 4);
           context.putImageData(new ImageData(pixels, region.width, region.height), region.x, region.y);

@@ -43,13 +43,10 @@ import Testing
     /// A client that sends half a request head and stops is disconnected after the idle
     /// timeout; the server goes on answering others meanwhile.
     @Test func aSlowClientIsDisconnected() async throws {
-        let app = try buildApplication(ServerFixtures.configuration { $0.idleTimeout = .milliseconds(500) })
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await ServerFixtures.running(ServerFixtures.configuration { $0.idleTimeout = .milliseconds(500) }) { port in
             let slow = try await RawConnection.open(1, port: port)[0]
             slow.send("GET /v1/cards/sample/render.png HTTP/1.1\r\nHost: x\r\n")
-            // A client of its own, connected just before its request: the test's shared client
-            // connected before the test began and may have been closed for idling by now.
+            // A client connected just before its request, so that its own first head is in time.
             let health = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) {
                 try await $0.get("/healthz")
             }

@@ -7,9 +7,37 @@ import KiraRender
 import KiraRequest
 import KiraServer
 import Logging
+import ServiceLifecycle
 
 /// Servers and cards for the tests.
 enum ServerFixtures {
+    /// Runs a server of `configuration` on a free port of 127.0.0.1 while `body` runs with the
+    /// port, then shuts it down. Unlike `app.test(.live)` it opens no client of its own: a test of
+    /// the idle timeout would see that client closed for idling.
+    static func running<Value: Sendable>(_ configuration: ServerConfiguration,
+                                         _ body: @escaping @Sendable (_ port: Int) async throws -> Value) async throws -> Value {
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = try buildApplication(configuration) { _, port in listening.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))
+        return try await withThrowingTaskGroup(of: Value?.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return nil
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            do {
+                let value = try await body(port)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return value
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+        }
+    }
+
     static let quietLogger = Logger(label: "kira.serve.test") { _ in SwiftLogNoOpLogHandler() }
 
     /// A configuration for tests: loopback, any port, no log.
