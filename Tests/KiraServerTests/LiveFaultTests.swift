@@ -8,7 +8,7 @@ import Testing
 
 /// The live preview's frames against the API's, and its WebSocket under abuse: a client that
 /// never reads, a thousand connections at once.
-@Suite(.serialized) struct LiveFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LiveFaultTests {
     /// Over loopback the frames are raw pixels, and they are the API's frame of the same pose:
     /// the region the card covers byte for byte, the fill colour everywhere else, in a window of
     /// the API's canvas that holds every pose the tilt limit allows.

@@ -7,7 +7,7 @@ import Testing
 
 /// The server on a real socket (`.live`): 304s, signatures, 503s, slow and vanishing clients,
 /// thousands of idle connections.
-@Suite(.serialized) struct LiveServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func notModifiedSignaturesAndOverloadOverASocket() async throws {
         let app = try buildApplication(ServerFixtures.configuration {
             $0.key = ServerFixtures.key
