@@ -1,4 +1,5 @@
 import Foundation
+import KiraImage
 
 /// What a live preview's page sends, one JSON text message each:
 /// `{"type":"drag","id":7,"dx":12,"dy":-3}` (pointer offset in points from where it was pressed),
@@ -39,7 +40,11 @@ struct LiveInputError: Error, Sendable {
 /// canvas the card covers (`region`), encoded as `mediaType` says.
 struct LiveFrameHeader: Encodable, Sendable {
     /// A rectangle of the canvas, in pixels from its top-left corner.
-    struct Region: Encodable, Sendable { var x: Int, y: Int, width: Int, height: Int }
+    struct Region: Encodable, Sendable {
+        var x: Int, y: Int, width: Int, height: Int
+
+        init(_ region: ImageRegion) { (x, y, width, height) = (region.x, region.y, region.width, region.height) }
+    }
 
     /// Frames of this connection, from 1.
     var seq: Int

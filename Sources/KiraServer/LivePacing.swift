@@ -1,8 +1,9 @@
 /// When a live preview connection starts its next render: while a frame is in flight, late
 /// enough that the render shows the newest input, early enough that it is ready about when the
 /// page acknowledges the frame in flight. Rendering as soon as a frame is sent held each frame
-/// back for the whole round trip (p95 latency 156 ms on loopback at 20 frames/s); rendering
-/// only after the acknowledgement left both cores a fifth idle (29 frames/s).
+/// back for the whole round trip (p95 latency 156 ms on loopback, whole-canvas PNG frames, idle
+/// 2-core Zen 4); rendering only after the acknowledgement ran render and paint one after the
+/// other, a fifth of both cores idle (top, raw frames).
 struct LivePacing {
     /// From sending a frame to its acknowledgement, smoothed.
     private(set) var roundTrip = Duration.zero

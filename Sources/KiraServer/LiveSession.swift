@@ -123,8 +123,8 @@ final class LiveSession: Sendable {
     private func send(_ outbound: WebSocketOutboundWriter) async throws {
         var wakeups = self.wakeups.makeAsyncIterator()
         var lastStart: ContinuousClock.Instant?, seq = 0
-        // The page's window of the canvas, for the controls and tilt limit it was made for.
-        var window: (key: String, region: ImageRegion)?
+        // The page's window of the canvas, for the card, width and tilt limit it was made for.
+        var window: (card: String, width: Int, tiltLimit: Double, region: ImageRegion)?
         // The last frame sent was of a moving card: one more shows it settled.
         var settling = false
         var pacing = LivePacing()
@@ -166,10 +166,11 @@ final class LiveSession: Sendable {
                 state.changed = false
                 return (state.card, state.controls, state.input)
             }
-            guard let cardFaces = service.cards[controls.cardID] else { continue }
-            let key = "\(controls.cardID) \(controls.width) \(card.tiltLimit)"
-            if window?.key != key { window = (key, controls.window(for: cardFaces, tiltLimit: card.tiltLimit)) }
-            guard let window, let frame = await render(card.state(at: time), controls: controls, window: window.region) else { continue }
+            guard let faces = service.cards[controls.cardID] else { continue }
+            if window?.card != controls.cardID || window?.width != controls.width || window?.tiltLimit != card.tiltLimit {
+                window = (controls.cardID, controls.width, card.tiltLimit, controls.window(for: faces, tiltLimit: card.tiltLimit))
+            }
+            guard let window, let frame = await render(card.state(at: time), of: faces, controls: controls, window: window.region) else { continue }
             pacing.rendered(taking: frame.duration)
             // One frame in flight: the next goes out once the page has painted this one.
             while true {
@@ -186,8 +187,7 @@ final class LiveSession: Sendable {
                 seq: seq, input: input, mediaType: encoding.mediaType, tiltX: pose.tiltX, tiltY: pose.tiltY, flip: pose.flip,
                 back: card.showsBack, moving: card.isMoving(at: time), renderMilliseconds: frame.milliseconds, url: frame.url,
                 command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: image.window.width,
-                canvasHeight: image.window.height, window: .init(x: image.window.x, y: image.window.y, width: image.window.width, height: image.window.height),
-                region: .init(x: image.region.x, y: image.region.y, width: image.region.width, height: image.region.height),
+                canvasHeight: image.window.height, window: .init(image.window), region: .init(image.region),
                 fill: image.fill.map { [$0.x, $0.y, $0.z, $0.w] })
             settling = header.moving
             try await outbound.writeBinaryMessage(Self.message(header: header, image: image.bytes))
@@ -207,8 +207,7 @@ final class LiveSession: Sendable {
     }
 
     /// The frame of `cardState` with `controls`, or nil after telling the page why not.
-    private func render(_ cardState: CardState, controls: LiveControls, window: ImageRegion) async -> Frame? {
-        guard let card = service.cards[controls.cardID] else { return nil }
+    private func render(_ cardState: CardState, of card: CardLibrary.Card, controls: LiveControls, window: ImageRegion) async -> Frame? {
         do {
             let request = try controls.request(pose: cardState.pose, card: card)
             var live = request

@@ -37,8 +37,9 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
         }
     }
 
-    func send(_ text: String) {
-        let bytes = Array(text.utf8)
+    func send(_ text: String) { send(bytes: Array(text.utf8)) }
+
+    private func send(bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
@@ -46,29 +47,14 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     /// the time ran out with the connection still open. It waits on a Dispatch thread, leaving
     /// the threads Swift's tasks run on to the server.
     func readUntilClosed(seconds: Double) async -> [UInt8]? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.waitUntilClosed(seconds: seconds)) }
-        }
+        let (received, closed) = await receive(seconds: seconds) { _ in false }
+        return closed ? received : nil
     }
 
     /// What the server sends until `done` holds for all of it, the connection closes or
     /// `seconds` pass (on a Dispatch thread, as ``readUntilClosed(seconds:)``).
     func read(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> [UInt8] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
-                let end = clock_gettime_seconds() + seconds
-                while !done(received) {
-                    let left = end - clock_gettime_seconds()
-                    var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-                    guard left > 0, poll(&poller, 1, Int32(left * 1000)) > 0 else { break }
-                    let n = recv(self.descriptor, &buffer, buffer.count, 0)
-                    if n <= 0 { break }
-                    received += buffer[0..<n]
-                }
-                continuation.resume(returning: received)
-            }
-        }
+        await receive(seconds: seconds, until: done).bytes
     }
 
     /// The request that opens a WebSocket at `path` (RFC 6455's example key).
@@ -84,21 +70,29 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
         precondition(payload.count < 65536)
         var frame: [UInt8] = [0x81]
         if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else { frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
-        frame += [0, 0, 0, 0] + payload
-        _ = frame.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        send(bytes: frame + [0, 0, 0, 0] + payload)
     }
 
-    private func waitUntilClosed(seconds: Double) -> [UInt8]? {
-        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
-        let end = Double(clock_gettime_seconds()) + seconds
-        while true {
-            let left = end - clock_gettime_seconds()
-            guard left > 0 else { return nil }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(left * 1000)) > 0 else { return nil }
-            let n = recv(descriptor, &buffer, buffer.count, 0)
-            if n <= 0 { return received }
-            received += buffer[0..<n]
+    /// Reads on a Dispatch thread until `done` holds for what came, the connection closes
+    /// (`closed`) or `seconds` pass.
+    private func receive(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> (bytes: [UInt8], closed: Bool) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536), closed = false
+                let end = clock_gettime_seconds() + seconds
+                while !done(received) {
+                    let left = end - clock_gettime_seconds()
+                    var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                    guard left > 0, poll(&poller, 1, Int32(left * 1000)) > 0 else { break }
+                    let n = recv(self.descriptor, &buffer, buffer.count, 0)
+                    if n <= 0 {
+                        closed = true
+                        break
+                    }
+                    received += buffer[0..<n]
+                }
+                continuation.resume(returning: (received, closed))
+            }
         }
     }
 
