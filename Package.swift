@@ -29,6 +29,14 @@ let nativeCPU: [SwiftSetting] = [
 
 // MARK: - Implementation
 
+// CI's sanitizer runs set KIRA_WITHOUT_SERVER: the package is then the library alone, without
+// `kira serve`'s module, the `kira` tool that embeds it and their tests. Those are Swift over
+// SwiftNIO, which strict concurrency checks, and the rendering they call, where Kira's unsafe and
+// threaded code is, the library's own tests cover; building the SwiftNIO, Hummingbird and HTTP
+// client stack twice more under the sanitizers was most of their time. The plain run keeps it all.
+let withoutServer = Context.environment["KIRA_WITHOUT_SERVER"] != nil
+let serverTargets: Set = ["KiraServer", "KiraCLI", "KiraServerTests", "KiraCLITests"]
+
 let targets: [Target] = [
     // The umbrella module.
     .target(
@@ -225,16 +233,12 @@ let targets: [Target] = [
         ],
         swiftSettings: nativeCPU),
 ].filter { target in
-    // CI's AddressSanitizer run sets KIRA_TESTS_WITHOUT_SERVER: the server's tests are Swift over
-    // SwiftNIO (the rendering they call, where Kira's unsafe memory code is, the other tests
-    // cover), and they alone need the HTTP client stack (AsyncHTTPClient, SwiftNIO SSL and its
-    // BoringSSL). The plain and ThreadSanitizer runs keep them.
-    !(target.name == "KiraServerTests" && Context.environment["KIRA_TESTS_WITHOUT_SERVER"] != nil)
+    !(withoutServer && serverTargets.contains(target.name))
 }
 
 let package = Package(
     name: "Kira",
-    products: products,
+    products: withoutServer ? products.filter { $0.name == "Kira" } : products,
     traits: [
         .default(enabledTraits: ["NativeCPU"]),
         .trait(
