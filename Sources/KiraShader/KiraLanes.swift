@@ -42,16 +42,39 @@ public enum KiraLanes {
         return RGBLanes(Lanes.abs(qz + (qw - qy) / (6 * d + e)), d / (qx + e), qx)
     }
 
+    /// The hue `rgb2hsv` gives a colour of `hsv2rgb(h, 1, 1)` for `h` greater than -2.5 and less
+    /// than 2: the reference's result bit for bit, without its saturation.
+    ///
+    /// For every float `h` in that range the colour's largest channel is exactly 1 and its
+    /// smallest exactly 0 (checked on each of them once; the first failures are at -2.5 and 2), so
+    /// the reference's `d` is 1, its `6 * d + e` is 6 and its saturation `d / (q.x + e)` is 1: one
+    /// division fewer than ``rgb2hsv(_:)``, and the saturation is known to be 1.
+    @inlinable @inline(__always)
+    public static func saturatedHue(_ c: RGBLanes) -> Lanes {
+        let px = kira_mix_step(c.b, c.g, c.b, c.g)
+        let qy = kira_mix_step(c.g, c.b, c.b, c.g)
+        let qw = kira_mix_step(c.r, px, px, c.r)
+        @inline(__always) func qz(_ s1: Float, _ s2: Float) -> Lanes {
+            let pz = SeedShader.mix(-1, 0, s1), pw = SeedShader.mix(2.0 / 3.0, -1.0 / 3.0, s1)
+            return Lanes(repeating: SeedShader.mix(pw, pz, s2))
+        }
+        let qz = kira_select_step(kira_select_step(qz(0, 0), qz(1, 0), c.b, c.g),
+                                  kira_select_step(qz(0, 1), qz(1, 1), c.b, c.g), px, c.r)
+        return Lanes.abs(qz + (qw - qy) / 6)
+    }
+
     /// The tilt-independent half of `generateKiraRGB`: the noise colour and the colour its hue
     /// and saturation give at value 1 (`hsv2rgb` of `rgb2hsv(colorNoiseRGB)` before the multiply
     /// by the value). Both depend on the pixel only, never on the face normal.
+    ///
+    /// The reference's bits for value noise greater than -2.5 and less than 2 (the noise lies
+    /// in 0...1): there the saturation is 1 (``saturatedHue(_:)``).
     @inlinable @inline(__always)
     public static func noiseColors(valueNoise: Lanes) -> NoiseColors {
         let one = Lanes(repeating: 1)
         let colorNoiseRGB = hsv2rgb(valueNoise, one, one)
-        let hsv = rgb2hsv(colorNoiseRGB)
         // hsv2rgb(h, s, v) is `v * mix(1, clamp(p - 1, 0, 1), s)`: keep the `mix` for later.
-        return NoiseColors(colorNoiseRGB: colorNoiseRGB, fullValueRGB: hsv2rgb(hsv.r, hsv.g, one))
+        return NoiseColors(colorNoiseRGB: colorNoiseRGB, fullValueRGB: hsv2rgb(saturatedHue(colorNoiseRGB), one, one))
     }
 
     /// The tilt-dependent half of `generateKiraRGB`: the value from the distance to the view

@@ -43,13 +43,15 @@ import Testing
         }
     }
 
-    /// The lanes' rgb2hsv chooses where the reference multiplies by a step: checked on every
-    /// 4099th float from -0.25 to 1.25 (the value noise's range and beyond), through both halves of
-    /// the noise colours, and on 65 536 colours of random hue, saturation and value.
+    /// The lanes' rgb2hsv chooses where the reference multiplies by a step, and the noise colours
+    /// take the saturation to be 1: checked on every 4099th float greater than -2.5 and less than
+    /// 2 (the range the noise colours promise; the value noise lies in 0...1) and on the range's
+    /// last floats, through both halves of the noise colours, and on 65 536 colours of random
+    /// hue, saturation and value.
     @Test func noiseColoursMatchAcrossFloats() {
-        var noises: [Float] = []
-        for bits in stride(from: UInt32(0), through: Float(0.25).bitPattern, by: 4099) { noises.append(-Float(bitPattern: bits)) }
-        for bits in stride(from: UInt32(0), through: Float(1.25).bitPattern, by: 4099) { noises.append(Float(bitPattern: bits)) }
+        var noises: [Float] = [Float(2).nextDown, Float(-2.5).nextUp]
+        for bits in stride(from: UInt32(0), to: Float(2.5).bitPattern, by: 4099) { noises.append(-Float(bitPattern: bits)) }
+        for bits in stride(from: UInt32(0), to: Float(2).bitPattern, by: 4099) { noises.append(Float(bitPattern: bits)) }
         while noises.count % 16 != 0 { noises.append(1) }
         var mismatches = 0
         for base in stride(from: 0, to: noises.count, by: 16) {
