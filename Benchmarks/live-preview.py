@@ -44,16 +44,45 @@ def browser():
     return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 
 
+def cpu_times():
+    """CPU time (user + system, in clock ticks) of every process now, by pid: (name, ticks)."""
+    times = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                line = stat.read()
+        except OSError:
+            continue
+        fields = line[line.rindex(")") + 2:].split()
+        times[pid] = (line[line.index("(") + 1:line.rindex(")")], int(fields[11]) + int(fields[12]))
+    return times
+
+
+def cpu_shares(before, after, seconds):
+    """Each program's CPU between two `cpu_times()`, as a share of one core: Chromium (every
+    process of it), kira, and the driver (this script and chromedriver)."""
+    groups = {"chromium": 0, "kira": 0, "driver": 0}
+    for pid, (name, ticks) in after.items():
+        if pid not in before or before[pid][0] != name:
+            continue
+        group = "chromium" if name.startswith("chrom") and name != "chromedriver" else \
+            "driver" if name in ("python3", "chromedriver") else name if name in groups else None
+        if group:
+            groups[group] += ticks - before[pid][1]
+    ticks_per_second = os.sysconf("SC_CLK_TCK")
+    return " · ".join(f"{name} {100 * ticks / ticks_per_second / seconds:.0f} %" for name, ticks in groups.items())
+
+
 def drag(driver, seconds, centre):
     """A pointer pressed at `centre` circling ±150 × ±100 points once a second, moved 60 times a
     second (on a fixed schedule: each DevTools call takes milliseconds of its own) through the
     DevTools protocol (real input events); returns the samples each second of the fps the page
-    reports, and the input events sent a second."""
+    reports, the input events sent a second, and the CPU each program took meanwhile."""
     mouse = lambda kind, x, y, **extra: driver.execute_cdp_cmd(
         "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, **extra})
     x0, y0 = centre
     mouse("mousePressed", x0, y0, clickCount=1)
-    start, samples, next_sample, moves = time.monotonic(), [], 2.0, 0
+    start, samples, next_sample, moves, cpu = time.monotonic(), [], 2.0, 0, cpu_times()
     while (elapsed := time.monotonic() - start) < seconds:
         angle = 2 * math.pi * elapsed
         mouse("mouseMoved", x0 + 150 * math.sin(angle), y0 + 100 * math.sin(2 * angle))
@@ -62,8 +91,10 @@ def drag(driver, seconds, centre):
             samples.append(driver.execute_script("return window.kiraPreviewStats"))
             next_sample += 1
         time.sleep(max(0.0, start + moves / 60 - time.monotonic()))
+    elapsed = time.monotonic() - start
+    shares = cpu_shares(cpu, cpu_times(), elapsed)
     mouse("mouseReleased", x0, y0, clickCount=1)
-    return samples, moves / (time.monotonic() - start)
+    return samples, moves / elapsed, shares
 
 
 def live(encoding, width):
@@ -79,12 +110,12 @@ def live(encoding, width):
             time.sleep(0.1)
         rect = driver.execute_script("const r = document.getElementById('card').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
         before = driver.execute_script("return kiraPreviewStats.framesPainted")
-        samples, moves = drag(driver, SECONDS, rect)
+        samples, moves, shares = drag(driver, SECONDS, rect)
         stats = driver.execute_script("return kiraPreviewStats")
         fps = [s["fps"] for s in samples]
         painted = stats["framesPainted"] - before
         return (f"| {encoding} | {width} | {moves:.0f} | {painted / SECONDS:.1f} | {min(fps):.1f}–{max(fps):.1f} | {stats['latencyP95Ms']:.0f} "
-                f"| {stats['lastFrame']['renderMilliseconds']:.0f} |")
+                f"| {stats['lastFrame']['renderMilliseconds']:.0f} | {shares} |")
     finally:
         if driver:
             driver.quit()
@@ -97,16 +128,17 @@ def reference():
     try:
         driver.get(CSS_CARD)
         time.sleep(0.5)
-        samples, moves = drag(driver, SECONDS, (1100, 1200))
+        samples, moves, shares = drag(driver, SECONDS, (1100, 1200))
         fps = [s["fps"] for s in samples]
-        return f"| CSS holo card, Chromium alone | 630 | {moves:.0f} | | {min(fps):.1f}–{max(fps):.1f} | | |"
+        return f"| CSS holo card, Chromium alone | 630 | {moves:.0f} | | {min(fps):.1f}–{max(fps):.1f} | | | {shares} |"
     finally:
         driver.quit()
 
 
 print(f"# {SECONDS:.0f} s of continuous drag per row; load: {os.getloadavg()[0]:.2f} at the start")
-print("| encoding | card width | input events/s | frames/s (mean) | frames/s (2 s windows) | p95 latency ms | last render+encode ms |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| encoding | card width | input events/s | frames/s (mean) | frames/s (2 s windows) | p95 latency ms | last render+encode ms "
+      "| CPU during the drag (100 % = one core) |")
+print("|---|---:|---:|---:|---:|---:|---:|---|")
 print(reference(), flush=True)
 for width in WIDTHS:
     for encoding in ENCODINGS:
