@@ -24,22 +24,26 @@ public enum KiraLanes {
     /// is one of four constants, each worked out by the reference's own operations.
     @inlinable @inline(__always)
     public static func rgb2hsv(_ c: RGBLanes) -> RGBLanes {
+        let q = hsvTerms(c)
+        let d = q.x - Lanes.min(q.w, q.y)
+        let e: Float = 1.0e-10
+        return RGBLanes(Lanes.abs(q.z + (q.w - q.y) / (6 * d + e)), d / (q.x + e), q.x)
+    }
+
+    /// The reference `rgb2hsv`'s `q` for `c`, by steps chosen rather than multiplied
+    /// (``rgb2hsv(_:)``).
+    @inlinable @inline(__always)
+    static func hsvTerms(_ c: RGBLanes) -> (x: Lanes, y: Lanes, z: Lanes, w: Lanes) {
         // step(c.b, c.g) chooses p, step(p.x, c.r) chooses q (the reference's order).
         let px = kira_mix_step(c.b, c.g, c.b, c.g)
         let py = kira_mix_step(c.g, c.b, c.b, c.g)
-        let qx = kira_mix_step(px, c.r, px, c.r)
-        let qy = py
-        let qw = kira_mix_step(c.r, px, px, c.r)
         @inline(__always) func qz(_ s1: Float, _ s2: Float) -> Lanes {
             let pz = SeedShader.mix(-1, 0, s1), pw = SeedShader.mix(2.0 / 3.0, -1.0 / 3.0, s1)
             return Lanes(repeating: SeedShader.mix(pw, pz, s2))
         }
         let qz = kira_select_step(kira_select_step(qz(0, 0), qz(1, 0), c.b, c.g),
                                   kira_select_step(qz(0, 1), qz(1, 1), c.b, c.g), px, c.r)
-
-        let d = qx - Lanes.min(qw, qy)
-        let e: Float = 1.0e-10
-        return RGBLanes(Lanes.abs(qz + (qw - qy) / (6 * d + e)), d / (qx + e), qx)
+        return (kira_mix_step(px, c.r, px, c.r), py, qz, kira_mix_step(c.r, px, px, c.r))
     }
 
     /// The hue `rgb2hsv` gives a colour of `hsv2rgb(h, 1, 1)` for `h` greater than -2.5 and less
@@ -51,16 +55,8 @@ public enum KiraLanes {
     /// division fewer than ``rgb2hsv(_:)``, and the saturation is known to be 1.
     @inlinable @inline(__always)
     public static func saturatedHue(_ c: RGBLanes) -> Lanes {
-        let px = kira_mix_step(c.b, c.g, c.b, c.g)
-        let qy = kira_mix_step(c.g, c.b, c.b, c.g)
-        let qw = kira_mix_step(c.r, px, px, c.r)
-        @inline(__always) func qz(_ s1: Float, _ s2: Float) -> Lanes {
-            let pz = SeedShader.mix(-1, 0, s1), pw = SeedShader.mix(2.0 / 3.0, -1.0 / 3.0, s1)
-            return Lanes(repeating: SeedShader.mix(pw, pz, s2))
-        }
-        let qz = kira_select_step(kira_select_step(qz(0, 0), qz(1, 0), c.b, c.g),
-                                  kira_select_step(qz(0, 1), qz(1, 1), c.b, c.g), px, c.r)
-        return Lanes.abs(qz + (qw - qy) / 6)
+        let q = hsvTerms(c)
+        return Lanes.abs(q.z + (q.w - q.y) / 6)
     }
 
     /// The tilt-independent half of `generateKiraRGB`: the noise colour and the colour its hue
