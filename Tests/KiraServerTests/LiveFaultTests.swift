@@ -120,10 +120,7 @@ import Testing
             #expect(served == 4)
             #expect(refused == 996)
             #expect(other.isEmpty, "\(other.prefix(3))")
-            let health = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) {
-                try await $0.get("/healthz")
-            }
-            #expect(health.status == .ok)
+            #expect(try await ServerFixtures.get("/healthz", port: port).status == .ok)
             withExtendedLifetime(connections) {}
         }
     }

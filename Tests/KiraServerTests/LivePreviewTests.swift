@@ -86,9 +86,7 @@ import Testing
             #expect(url.hasPrefix("/v1/cards/sample/render.png?tilt_x=-3&tilt_y=6&crossfade=true&scale="))
             // The link is the API's frame of the same pose, as `kira render` writes it.
             let query = RenderQuery.pairsForTesting(url)
-            let api = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) {
-                try await $0.get(url)
-            }
+            let api = try await ServerFixtures.get(url, port: port, timeout: .seconds(120))
             #expect(api.status == .ok)
             let expected = try ServerFixtures.expectedFrame(query)
             #expect(Array(buffer: api.body ?? ByteBuffer()) == expected)

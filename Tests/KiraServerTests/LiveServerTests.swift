@@ -28,9 +28,7 @@ import Testing
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for uri in uris {
                     group.addTask {
-                        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) {
-                            try await $0.get(uri).status
-                        }
+                        try await ServerFixtures.get(uri, port: port, timeout: .seconds(120)).status
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -47,10 +45,7 @@ import Testing
             let slow = try await RawConnection.open(1, port: port)[0]
             slow.send("GET /v1/cards/sample/render.png HTTP/1.1\r\nHost: x\r\n")
             // A client connected just before its request, so that its own first head is in time.
-            let health = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) {
-                try await $0.get("/healthz")
-            }
-            #expect(health.status == .ok)
+            #expect(try await ServerFixtures.get("/healthz", port: port).status == .ok)
             let idle = try await RawConnection.open(1, port: port)[0]
             #expect(await slow.readUntilClosed(seconds: 10) != nil, "the half-sent request's connection stayed open")
             #expect(await idle.readUntilClosed(seconds: 10) != nil, "the idle connection stayed open")
@@ -91,15 +86,10 @@ import Testing
         // starts, could time out behind two thousand others in the listen queue.
         try await ServerFixtures.running(ServerFixtures.configuration()) { port in
             var connections = try await RawConnection.open(2000, port: port)
-            let statuses = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
-                [try await client.get("/healthz").status, try await client.get("/v1/cards/sample/render.png?size=64x64").status]
-            }
-            #expect(statuses == [.ok, .ok])
+            #expect(try await ServerFixtures.get("/healthz", port: port, timeout: .seconds(120)).status == .ok)
+            #expect(try await ServerFixtures.get("/v1/cards/sample/render.png?size=64x64", port: port, timeout: .seconds(120)).status == .ok)
             connections.removeAll()
-            let health = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) {
-                try await $0.get("/healthz")
-            }
-            #expect(health.status == .ok)
+            #expect(try await ServerFixtures.get("/healthz", port: port).status == .ok)
         }
     }
 }

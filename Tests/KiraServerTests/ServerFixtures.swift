@@ -40,6 +40,15 @@ enum ServerFixtures {
 
     static let quietLogger = Logger(label: "kira.serve.test") { _ in SwiftLogNoOpLogHandler() }
 
+    /// `GET uri` from the server at `port` on 127.0.0.1, on a client connected just for it (the
+    /// shared client of `app.test(.live)` can be closed for idling, or wait behind a test's own
+    /// connections), which waits up to `timeout` for the response.
+    static func get(_ uri: String, port: Int, timeout: Duration = .seconds(60)) async throws -> TestClient.Response {
+        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout)) {
+            try await $0.get(uri)
+        }
+    }
+
     /// A configuration for tests: loopback, any port, no log.
     static func configuration(_ change: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
         var configuration = ServerConfiguration(kiraVersion: "test", logger: quietLogger)
