@@ -61,14 +61,17 @@ def cpu_times():
 def cpu_shares(before, after, seconds):
     """Each program's CPU between two `cpu_times()`, as a share of one core: Chromium (every
     process of it), kira, and the driver (this script and chromedriver)."""
+    def group(name):
+        if name in ("python3", "chromedriver"):
+            return "driver"
+        if name.startswith("chrom"):  # the browser, its renderers and crash handler
+            return "chromium"
+        return name if name == "kira" else None
+
     groups = {"chromium": 0, "kira": 0, "driver": 0}
     for pid, (name, ticks) in after.items():
-        if pid not in before or before[pid][0] != name:
-            continue
-        group = "chromium" if name.startswith("chrom") and name != "chromedriver" else \
-            "driver" if name in ("python3", "chromedriver") else name if name in groups else None
-        if group:
-            groups[group] += ticks - before[pid][1]
+        if pid in before and before[pid][0] == name and group(name):
+            groups[group(name)] += ticks - before[pid][1]
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     return " · ".join(f"{name} {100 * ticks / ticks_per_second / seconds:.0f} %" for name, ticks in groups.items())
 

@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// A rectangle of pixels in an image: columns `x..<x+width`, rows `y..<y+height`.
-public struct ImageRegion: Sendable, Equatable, CustomStringConvertible {
+/// A rectangle of pixels in an image: columns `x..<x+width`, rows `y..<y+height`. Its JSON is
+/// `{"x": …, "y": …, "width": …, "height": …}`.
+public struct ImageRegion: Sendable, Equatable, Codable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int

@@ -39,13 +39,6 @@ struct LiveInputError: Error, Sendable {
 /// message: 4 bytes (the JSON's length, big-endian), the JSON, then the image of the part of the
 /// canvas the card covers (`region`), encoded as `mediaType` says.
 struct LiveFrameHeader: Encodable, Sendable {
-    /// A rectangle of the canvas, in pixels from its top-left corner.
-    struct Region: Encodable, Sendable {
-        var x: Int, y: Int, width: Int, height: Int
-
-        init(_ region: ImageRegion) { (x, y, width, height) = (region.x, region.y, region.width, region.height) }
-    }
-
     /// Frames of this connection, from 1.
     var seq: Int
     /// The newest input the frame shows.
@@ -69,10 +62,10 @@ struct LiveFrameHeader: Encodable, Sendable {
     var canvasWidth: Int
     var canvasHeight: Int
     /// Where the page's canvas lies in the frame `url` names (whose canvas has room for a ±45°
-    /// tilt): the same size, at its place.
-    var window: Region
+    /// tilt): the same size, at its place, as `{"x", "y", "width", "height"}` in pixels.
+    var window: ImageRegion
     /// Where the image goes on the page's canvas.
-    var region: Region
+    var region: ImageRegion
     /// The colour (red, green, blue, alpha; 0...255) of the page's canvas outside `region`;
     /// absent when the image covers all of it.
     var fill: [UInt8]?

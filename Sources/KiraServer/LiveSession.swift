@@ -187,7 +187,7 @@ final class LiveSession: Sendable {
                 seq: seq, input: input, mediaType: encoding.mediaType, tiltX: pose.tiltX, tiltY: pose.tiltY, flip: pose.flip,
                 back: card.showsBack, moving: card.isMoving(at: time), renderMilliseconds: frame.milliseconds, url: frame.url,
                 command: frame.command, card: controls.cardID, width: controls.width, canvasWidth: image.window.width,
-                canvasHeight: image.window.height, window: .init(image.window), region: .init(image.region),
+                canvasHeight: image.window.height, window: image.window, region: image.region,
                 fill: image.fill.map { [$0.x, $0.y, $0.z, $0.w] })
             settling = header.moving
             try await outbound.writeBinaryMessage(Self.message(header: header, image: image.bytes))
