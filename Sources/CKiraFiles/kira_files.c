@@ -81,6 +81,10 @@ void kira_cleanup_forget(int slot) {
     if (slot >= 0 && slot < SLOTS) atomic_store(&slot_states[slot], FREE);
 }
 
+void kira_cleanup_forget_all(void) {
+    for (int i = 0; i < SLOTS; i++) atomic_store(&slot_states[i], FREE);
+}
+
 // Children first, so that none goes on writing a file being removed; kill and unlink are
 // async-signal-safe, and only ARMED slots hold a whole entry.
 static void clean_up(void) {

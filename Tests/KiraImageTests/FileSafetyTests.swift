@@ -98,6 +98,8 @@ import Testing
                 sigaddset(&set, signal)
                 sigprocmask(SIG_UNBLOCK, &set, nil)
                 Glibc.signal(signal, SIG_DFL)
+                // Not the entries of tests running beside this one (an ffmpeg, their files).
+                kira_cleanup_forget_all()
                 kira_cleanup_install()
                 _ = kira_cleanup_remember(buffer.baseAddress!)
                 raise(signal)
@@ -186,6 +188,8 @@ private let runningUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
     static func inChild(_ body: () -> Void) -> Int32 {
         let child = fork()
         if child == 0 {
+            // Not the entries of tests running beside this one (an ffmpeg, their files).
+            kira_cleanup_forget_all()
             body()
             _exit(0)
         }
@@ -214,5 +218,27 @@ private let runningUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
         #expect(status == 0)
         #expect(Self.wasKilled(sleeper))
         #expect(directory.contents().isEmpty, "left \(directory.contents())")
+    }
+
+    /// A forked child that cleans up leaves its parent's entries alone: tests fork while others
+    /// beside them run an ffmpeg or write a file.
+    @Test func forkedChildLeavesItsParentsEntries() throws {
+        let sleeper = Self.startSleeper()
+        let slot = kira_cleanup_remember_child(sleeper)
+        #expect(slot >= 0)
+        let status = Self.inChild { TerminationCleanup.cleanUpNow() }
+        kira_cleanup_forget(slot)
+        #expect(status == 0)
+        // A kill would have been sent before the child exited: give it a fifth of a second to land.
+        var exit: Int32 = 0, ended: pid_t = 0
+        for _ in 0..<20 where ended == 0 {
+            ended = waitpid(sleeper, &exit, WNOHANG)
+            usleep(10_000)
+        }
+        if ended == 0 {
+            kill(sleeper, SIGKILL)
+            waitpid(sleeper, &exit, 0)
+        }
+        #expect(ended == 0, "the parent's child was ended (status \(exit))")
     }
 }

@@ -34,6 +34,11 @@ void kira_cleanup_child_exited(int slot);
 /// Forgets the entry in `slot` (a file renamed or removed, a child gone). -1 is ignored.
 void kira_cleanup_forget(int slot);
 
+/// Forgets every entry. For a process just forked from one that uses the registry: it starts
+/// with nothing to clean up, where it would otherwise kill its parent's children and remove its
+/// parent's files when it cleans up.
+void kira_cleanup_forget_all(void);
+
 /// Bracket the creation of a remembered temporary file (remember its name first, then create
 /// it): a signal handled on another thread meanwhile waits for the creation to finish, so that
 /// the file is removed. After a signal, begin waits for the process to end instead.
