@@ -11,7 +11,7 @@
 #            texel window, bilinear filter, blend, store
 #
 # Each loop is the smallest one in its function that holds the loop's telltale instructions
-# (the shade's divisions and square root; the projection's double-precision division and
+# (the shade's divisions and square root; the projection's divisions and
 # texel permutes), cut out of `objdump -d` and marked for llvm-mca. llvm-mca ignores control
 # flow: the figure is for the loop's body as one straight line, every branch in it included and
 # none taken, repeated.
@@ -95,5 +95,5 @@ def estimate(name, candidates, telltales):
           f"block reciprocal throughput {rthroughput:.1f}  [{mcpu}; {path}]")
 
 estimate("shade", functions("ShadeKernel", "shadeRows"), ["vdivps", "vsqrtps"])
-estimate("project", functions("LaneProjectionJob"), ["vdivpd", "vperm"])
+estimate("project", functions("LaneProjectionJob"), ["vdivp", "vperm"])
 PY

@@ -12,8 +12,9 @@ import KiraShader
 ///   that an edge crosses (exact area coverage, computed per pixel as the reference does), and
 ///   those outside every face, which are filled with the background's stored pixel;
 /// - within a run of sixteen pixels, the C kernels of `kira_projection.h` (module CKiraProjection) map the pixels back
-///   onto each face (the inverse homography in doubles: a product with the column, the row's
-///   terms computed once per row, one division per lane and coordinate), fetch the four texels
+///   onto each face (the inverse homography in single precision, ``SamplePointMap``: a product
+///   with the column, the row's terms computed once per row, one division per lane and
+///   coordinate), fetch the four texels
 ///   of each bilinear sample, and composite premultiplied over the background in registers; on a
 ///   row where a face may be minified (``FaceProjection/mayMinify(y:columns:)``), the lanes whose pixel
 ///   spans more than 1.5 texels average their footprint's taps instead (``FaceFootprint``);
@@ -56,9 +57,8 @@ struct LaneProjectionJob: @unchecked Sendable {
         withUnsafeTemporaryAllocation(of: RowSpan.self, capacity: frame.projections.count) { spans in
             for y in frame.rows(ofTile: tile) {
                 var lower = frame.width, upper = 0
-                let cy = Double(y) + 0.5
                 for (k, projection) in frame.projections.enumerated() {
-                    var span = RowSpan(covered: 0..<0, inside: 0..<0, map: Self.rowMap(projection.inverse, cy: cy))
+                    var span = RowSpan(covered: 0..<0, inside: 0..<0, map: Self.rowMap(projection.inverse, y: y))
                     if projection.rows.contains(y) {
                         (span.covered, span.inside) = projection.spans(y: y)
                         span.filtered = projection.mayMinify(y: y, columns: span.covered)
@@ -213,11 +213,15 @@ struct LaneProjectionJob: @unchecked Sendable {
         return w == .zero ? nil : w
     }
 
-    /// The inverse homography `inverse` on the row whose pixel centres are at `cy`.
-    private static func rowMap(_ inverse: Homography, cy: Double) -> kira_row_map {
-        let m = inverse.rows, row = m.1 * cy
+    /// The inverse homography `inverse` on row `y`: in double precision for the footprints, in
+    /// single precision for the sample points (``SamplePointMap``).
+    private static func rowMap(_ inverse: Homography, y: Int) -> kira_row_map {
+        let m = inverse.rows, row = m.1 * (Double(y) + 0.5)
+        let point = SamplePointMap(inverse: inverse, y: y)
         return kira_row_map(column_x: m.0.x, column_y: m.0.y, column_z: m.0.z, row_x: row.x, row_y: row.y, row_z: row.z,
-                            constant_x: m.2.x, constant_y: m.2.y, constant_z: m.2.z, step_x: m.1.x, step_y: m.1.y, step_z: m.1.z)
+                            constant_x: m.2.x, constant_y: m.2.y, constant_z: m.2.z, step_x: m.1.x, step_y: m.1.y, step_z: m.1.z,
+                            point_column_x: point.column.x, point_column_y: point.column.y, point_column_z: point.column.z,
+                            point_origin_x: point.origin.x, point_origin_y: point.origin.y, point_origin_z: point.origin.z)
     }
 
     private static let laneIndex = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)

@@ -76,8 +76,9 @@ struct ScalarProjectionJob: @unchecked Sendable {
     }
 
     /// The face as canvas pixel (`x`, `y`) sees it: sampled bilinearly at the point its centre
-    /// maps back to, or, where the face is drawn smaller than its texels, the mean of the
-    /// bilinear taps over the pixel's footprint (``FaceFootprint``).
+    /// maps back to (``SamplePointMap``, in single precision), or, where the face is drawn smaller
+    /// than its texels, the mean of the bilinear taps over the pixel's footprint
+    /// (``FaceFootprint``, in double precision).
     @inline(__always)
     private func sample<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
                                           x: Int, y: Int) -> SIMD4<Float> {
@@ -85,8 +86,9 @@ struct ScalarProjectionJob: @unchecked Sendable {
         let footprint = FaceFootprint(inverse: projection.inverse, h: h)
         let fw = projection.faceSize.x, fh = projection.faceSize.y
         guard footprint.isMinified else {
-            let u = min(max(h.x / h.z - 0.5, 0), Double(fw - 1)), v = min(max(h.y / h.z - 0.5, 0), Double(fh - 1))
-            return bilinear(face, size: projection.faceSize, u: u, v: v)
+            let p = SamplePointMap(inverse: projection.inverse, y: y).point(x: x)
+            return bilinear(face, size: projection.faceSize, u: Self.clamp(p.x - 0.5, Float(fw - 1)),
+                            v: Self.clamp(p.y - 0.5, Float(fh - 1)))
         }
         var sum = SIMD4<Float>.zero
         for j in 0..<footprint.rows {
@@ -100,13 +102,14 @@ struct ScalarProjectionJob: @unchecked Sendable {
     }
 
     /// The premultiplied face interpolated bilinearly at (`u`, `v`), in texel-centre coordinates
-    /// within the face.
+    /// within the face (`Float` for a pixel's centre, `Double` for a footprint's taps).
     @inline(__always)
-    private func bilinear<Out: LaneChannel>(_ face: UnsafePointer<Out>, size: SIMD2<Int>, u: Double, v: Double) -> SIMD4<Float> {
+    private func bilinear<Out: LaneChannel, Coordinate: BinaryFloatingPoint>(
+        _ face: UnsafePointer<Out>, size: SIMD2<Int>, u: Coordinate, v: Coordinate) -> SIMD4<Float> {
         let fw = size.x, fh = size.y
         let x0 = Int(u), y0 = Int(v)
         let x1 = min(x0 + 1, fw - 1), y1 = min(y0 + 1, fh - 1)
-        let wx = Float(u - Double(x0)), wy = Float(v - Double(y0))
+        let wx = Float(u - Coordinate(x0)), wy = Float(v - Coordinate(y0))
         // The face is premultiplied already (as SwiftUI's layers are): texels are interpolated
         // as stored, so transparent texels carry no colour into their neighbours.
         @inline(__always) func texel(_ tx: Int, _ ty: Int) -> SIMD4<Float> {
@@ -120,7 +123,7 @@ struct ScalarProjectionJob: @unchecked Sendable {
     }
 
     /// `x` clamped to `0...high`, NaN to 0 (as the C kernels clamp).
-    private static func clamp(_ x: Double, _ high: Double) -> Double {
+    private static func clamp<Coordinate: BinaryFloatingPoint>(_ x: Coordinate, _ high: Coordinate) -> Coordinate {
         let t = x > 0 ? x : 0
         return t < high ? t : high
     }

@@ -197,6 +197,12 @@ static inline __attribute__((always_inline)) kira_d16 kira_clamp_d16(kira_d16 x,
     return t < high ? t : (kira_d16)(high);
 }
 
+/// `x` clamped to `0...high`; NaN lanes become 0.
+static inline __attribute__((always_inline)) kira_f16 kira_clamp_f16(kira_f16 x, float high) {
+    kira_f16 t = x > 0.0f ? x : (kira_f16)(0.0f);
+    return t < high ? t : (kira_f16)(high);
+}
+
 /// Lane-wise `min(x, high)` on integers.
 static inline __attribute__((always_inline)) kira_i16 kira_min_i32(kira_i16 x, int32_t high) {
     return x < high ? x : (kira_i16)(high);

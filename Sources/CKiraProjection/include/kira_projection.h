@@ -60,12 +60,16 @@ typedef struct {
 /// A face's inverse homography on one canvas row: canvas column `x` (its centre `cx = x + 0.5`)
 /// maps to the homogeneous face point `(column * cx + row) + constant`, summed in that order.
 /// `step` is the map's change from one canvas row to the next (the homography's second row), for
-/// the footprint of a pixel (`kira_footprint_of`).
+/// the footprint of a pixel (`kira_footprint_of`). The pixels' sample points take the same map
+/// in single precision, `point_column * cx + point_origin` (Swift's `SamplePointMap`, which
+/// computes the six floats).
 typedef struct {
     double column_x, column_y, column_z;
     double row_x, row_y, row_z;
     double constant_x, constant_y, constant_z;
     double step_x, step_y, step_z;
+    float point_column_x, point_column_y, point_column_z;
+    float point_origin_x, point_origin_y, point_origin_z;
 } kira_row_map;
 
 /// A premultiplied RGBA8 face: `width` × `height` texels, one 32-bit word each (R in the low byte).
@@ -109,16 +113,16 @@ typedef struct {
 /// stay in one small window.
 static inline __attribute__((always_inline)) kira_bilinear_taps kira_bilinear_taps_of(
     int32_t width, int32_t height, kira_row_map map, kira_i16 columns, kira_f16 weight) {
-    kira_d16 cx = kira_i16_to_d16(columns) + 0.5;
-    kira_d16 hx = (map.column_x * cx + map.row_x) + map.constant_x;
-    kira_d16 hy = (map.column_y * cx + map.row_y) + map.constant_y;
-    kira_d16 hz = (map.column_z * cx + map.row_z) + map.constant_z;
-    kira_d16 u = kira_clamp_d16(hx / hz - 0.5, (double)(width - 1));
-    kira_d16 v = kira_clamp_d16(hy / hz - 0.5, (double)(height - 1));
-    kira_i16 u0 = kira_d16_truncate(u), v0 = kira_d16_truncate(v);
+    kira_f16 cx = __builtin_convertvector(columns, kira_f16) + 0.5f;
+    kira_f16 hx = map.point_column_x * cx + map.point_origin_x;
+    kira_f16 hy = map.point_column_y * cx + map.point_origin_y;
+    kira_f16 hz = map.point_column_z * cx + map.point_origin_z;
+    kira_f16 u = kira_clamp_f16(hx / hz - 0.5f, (float)(width - 1));
+    kira_f16 v = kira_clamp_f16(hy / hz - 0.5f, (float)(height - 1));
+    kira_i16 u0 = __builtin_convertvector(u, kira_i16), v0 = __builtin_convertvector(v, kira_i16);
     kira_bilinear_taps taps;
-    taps.wx = kira_d16_to_f16(u - kira_i16_to_d16(u0));
-    taps.wy = kira_d16_to_f16(v - kira_i16_to_d16(v0));
+    taps.wx = u - __builtin_convertvector(u0, kira_f16);
+    taps.wy = v - __builtin_convertvector(v0, kira_f16);
     taps.x0 = u0;
     taps.y0 = v0;
     if (__builtin_reduce_or(weight == 0.0f)) {
