@@ -16,6 +16,27 @@ public enum KiraLanes {
         return RGBLanes(channel(1), channel(2.0 / 3.0), channel(1.0 / 3.0))
     }
 
+    /// `hsv2rgb(h, 1, 1)`: the reference's result bit for bit, for every finite `h`, without the
+    /// `mix` by the saturation and without `fract`'s cap.
+    ///
+    /// - With a saturation and value of 1 the reference's channel is `1 + (c - 1)` for
+    ///   `c = clamp(p - 1, 0, 1)`, and that is `c` exactly: `p - 1` is exact for `p` in 1...2
+    ///   (Sterbenz) and a multiple of 2⁻²³ there, so `c` is 0, 1 or such a multiple, whose
+    ///   difference with 1 and sum back are exact.
+    /// - `fract` caps `x - floor(x)` at the largest float below 1 where it rounds up to 1 (`x`
+    ///   negative and within 2⁻²⁵ of 0): `p` is then 2.9999995 with the cap and 3 without, and
+    ///   either way `p - 1` is above 1 and the channel 1.
+    ///
+    /// `Tests/Exhaustive/saturated-color.c` checks every finite float once.
+    @inlinable @inline(__always)
+    public static func saturatedColor(_ h: Lanes) -> RGBLanes {
+        @inline(__always) func channel(_ k: Float) -> Lanes {
+            let x = h + k
+            return Lanes.clamp(Lanes.abs((x - kira_floor(x)) * 6 - 3) - 1, .zero, Lanes(repeating: 1))
+        }
+        return RGBLanes(channel(1), channel(2.0 / 3.0), channel(1.0 / 3.0))
+    }
+
     /// `rgb2hsv` for colours whose channels are finite and not -0, as every colour of
     /// ``hsv2rgb(_:_:_:)`` is: the reference's result bit for bit in fewer operations.
     ///
@@ -64,13 +85,12 @@ public enum KiraLanes {
     /// by the value). Both depend on the pixel only, never on the face normal.
     ///
     /// The reference's bits for value noise greater than -2.5 and less than 2 (the noise lies
-    /// in 0...1): there the saturation is 1 (``saturatedHue(_:)``).
+    /// in 0...1): there the saturation is 1 (``saturatedHue(_:)``), so both colours are
+    /// ``saturatedColor(_:)``.
     @inlinable @inline(__always)
     public static func noiseColors(valueNoise: Lanes) -> NoiseColors {
-        let one = Lanes(repeating: 1)
-        let colorNoiseRGB = hsv2rgb(valueNoise, one, one)
-        // hsv2rgb(h, s, v) is `v * mix(1, clamp(p - 1, 0, 1), s)`: keep the `mix` for later.
-        return NoiseColors(colorNoiseRGB: colorNoiseRGB, fullValueRGB: hsv2rgb(saturatedHue(colorNoiseRGB), one, one))
+        let colorNoiseRGB = saturatedColor(valueNoise)
+        return NoiseColors(colorNoiseRGB: colorNoiseRGB, fullValueRGB: saturatedColor(saturatedHue(colorNoiseRGB)))
     }
 
     /// The tilt-dependent half of `generateKiraRGB`: the value from the distance to the view

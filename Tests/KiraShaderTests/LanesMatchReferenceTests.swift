@@ -43,6 +43,27 @@ import Testing
         }
     }
 
+    /// `saturatedColor` is the reference's `hsv2rgb(h, 1, 1)` for every finite float (each was
+    /// checked once by Tests/Exhaustive/saturated-color.c): here every 65 537th bit pattern, both
+    /// signs, and the floats where `fract` caps its result (negative, within 2⁻²⁵ of 0).
+    @Test func saturatedColorMatchesAcrossFloats() {
+        var hues: [Float] = [-Float.leastNonzeroMagnitude, -0x1p-26, -0x1p-25, -0x1p-25 - 0x1p-49, -0.0, .greatestFiniteMagnitude]
+        for bits in stride(from: UInt32(0), to: UInt32.max, by: 65537) {
+            let h = Float(bitPattern: bits)
+            if h.isFinite { hues.append(h) }
+        }
+        while hues.count % 16 != 0 { hues.append(0.5) }
+        var mismatches = 0
+        for base in stride(from: 0, to: hues.count, by: 16) {
+            let color = KiraLanes.saturatedColor(Self.lanes(hues[base..<(base + 16)]))
+            for i in 0..<16 where !Self.same(SIMD3(color.r[i], color.g[i], color.b[i]), SeedShader.hsv2rgb(SIMD3(hues[base + i], 1, 1))) {
+                mismatches += 1
+            }
+        }
+        #expect(hues.count > 60_000)
+        #expect(mismatches == 0)
+    }
+
     /// The lanes' rgb2hsv chooses where the reference multiplies by a step, and the noise colours
     /// take the saturation to be 1: checked on every 4099th float greater than -2.5 and less than
     /// 2 (the range the noise colours promise; the value noise lies in 0...1) and on the range's
