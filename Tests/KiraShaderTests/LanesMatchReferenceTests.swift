@@ -45,9 +45,18 @@ import Testing
 
     /// `saturatedColor` is the reference's `hsv2rgb(h, 1, 1)` for every finite float (each was
     /// checked once by Tests/Exhaustive/saturated-color.c): here every 65 537th bit pattern, both
-    /// signs, and the floats where `fract` caps its result (negative, within 2⁻²⁵ of 0).
+    /// signs, and the hues next to -1, -2/3 and -1/3, where `h + k` falls just below 0 and
+    /// `fract` may cap its result.
     @Test func saturatedColorMatchesAcrossFloats() {
-        var hues: [Float] = [-Float.leastNonzeroMagnitude, -0x1p-26, -0x1p-25, -0x1p-25 - 0x1p-49, -0.0, .greatestFiniteMagnitude]
+        var hues: [Float] = [-0.0, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        for k: Float in [1, 2.0 / 3.0, 1.0 / 3.0] {
+            var h = -k
+            for _ in 0..<4 { h = h.nextDown }
+            for _ in 0..<9 {
+                hues.append(h)
+                h = h.nextUp
+            }
+        }
         for bits in stride(from: UInt32(0), to: UInt32.max, by: 65537) {
             let h = Float(bitPattern: bits)
             if h.isFinite { hues.append(h) }
