@@ -6,21 +6,10 @@
 // About a minute on one core:
 //
 //   cc -O2 -ffp-contract=off -o /tmp/saturated-color Tests/Exhaustive/saturated-color.c -lm && /tmp/saturated-color
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
-static float minimum(float a, float b) { return b < a ? b : a; }  // Swift.min
-static float maximum(float a, float b) { return b > a ? b : a; }  // Swift.max
-static float fract(float x) {
-    const uint32_t below_one_bits = 0x3F7FFFFF;
-    float below_one;
-    memcpy(&below_one, &below_one_bits, sizeof below_one);
-    return minimum(x - floorf(x), below_one);
-}
-static float mix(float x, float y, float a) { return x + (y - x) * a; }
-static float clamp(float x, float lo, float hi) { return minimum(maximum(x, lo), hi); }
+#include "seed-shader.h"
+
 static uint32_t bits(float x) {
     uint32_t b;
     memcpy(&b, &x, sizeof b);

@@ -6,22 +6,9 @@
 // outside the range, on either side, where the property fails. About a minute on one core:
 //
 //   cc -O2 -ffp-contract=off -o /tmp/saturated-hue Tests/Exhaustive/saturated-hue.c -lm && /tmp/saturated-hue
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
-static float minimum(float a, float b) { return b < a ? b : a; }  // Swift.min
-static float maximum(float a, float b) { return b > a ? b : a; }  // Swift.max
-static float fract(float x) {
-    const uint32_t below_one_bits = 0x3F7FFFFF;
-    float below_one;
-    memcpy(&below_one, &below_one_bits, sizeof below_one);
-    return minimum(x - floorf(x), below_one);
-}
-static float mix(float x, float y, float a) { return x + (y - x) * a; }
-static float step(float edge, float x) { return x < edge ? 0 : 1; }
-static float clamp(float x, float lo, float hi) { return minimum(maximum(x, lo), hi); }
+#include "seed-shader.h"
 
 // Whether hsv2rgb(h, 1, 1) gives rgb2hsv a d of 1 and a q.x of 1.
 static int saturated(float h) {

@@ -139,9 +139,9 @@ import Testing
     /// finished before is not rewritten.
     @Test func resumesAfterKill() throws {
         let workspace = try Workspace()
-        // Eight outputs: the kill comes after the third, and the rerun renders the other five (forty
-        // took a minute under ThreadSanitizer).
-        let outputs = try Self.catalogue(in: workspace, cards: 2, tilts: 4, size: "240x320")
+        // Twenty-four outputs: the kill comes after the third. With eight, a busy machine let the
+        // batch write all of them before this loop saw the third and killed it.
+        let outputs = try Self.catalogue(in: workspace, cards: 3, tilts: 8, size: "240x320")
         let process = try CLIRunner.start(["batch", "cat/cards.csv", "--threads", "1"], in: workspace.path)
         // Kill it once a few outputs are there.
         let deadline = Date().addingTimeInterval(60)
