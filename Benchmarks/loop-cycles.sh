@@ -95,5 +95,5 @@ def estimate(name, candidates, telltales):
           f"block reciprocal throughput {rthroughput:.1f}  [{mcpu}; {path}]")
 
 estimate("shade", functions("ShadeKernel", "shadeRows"), ["vdivps", "vsqrtps"])
-estimate("project", functions("LaneProjectionJob"), ["vdivp", "vperm"])
+estimate("project", functions("LaneProjectionJob"), ["vdivps", "vpermt2d"])
 PY

@@ -9,9 +9,9 @@ import KiraGeometry
 /// centre plus its third, summed in `Double` and rounded once. The point is then two `Float`
 /// divisions: twice the lanes a vector of the same arithmetic in `Double` (the projection's loop
 /// 88 → 55 cycles per sixteen pixels by llvm-mca's Zen 4 model; docs/performance.md), and a
-/// sample point moves from where `Double` puts it by under 10⁻³ texel on a 1260×1760 face
-/// (`Tests/LLVMPipe/sample-point-error.py`), a channel by one 8-bit step at most in the frames
-/// measured.
+/// sample point moves from where `Double` puts it by under 10⁻³ texel for a 1260×1760 face on
+/// a 2340×3170 canvas (`Tests/LLVMPipe/sample-point-error.py`), a channel by one 8-bit step at
+/// most in the frames measured.
 ///
 /// The scalar reference of the C kernels' `kira_bilinear_taps_of` (which takes these six floats
 /// in its `kira_row_map`): the same operations in the same order, so that both projection paths

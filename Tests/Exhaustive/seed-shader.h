@@ -9,7 +9,7 @@
 #include <string.h>
 
 static inline float minimum(float a, float b) { return b < a ? b : a; }  // Swift.min
-static inline float maximum(float a, float b) { return b > a ? b : a; }  // Swift.max
+static inline float maximum(float a, float b) { return b >= a ? b : a; }  // Swift.max
 static inline float fract(float x) {
     const uint32_t below_one_bits = 0x3F7FFFFF;
     float below_one;

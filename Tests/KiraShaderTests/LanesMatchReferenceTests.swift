@@ -45,10 +45,13 @@ import Testing
 
     /// `saturatedColor` is the reference's `hsv2rgb(h, 1, 1)` for every finite float (each was
     /// checked once by Tests/Exhaustive/saturated-color.c): here every 65 537th bit pattern, both
-    /// signs, and the hues next to -1, -2/3 and -1/3, where `h + k` falls just below 0 and
-    /// `fract` may cap its result.
+    /// signs, the hues next to -1, -2/3 and -1/3, where `h + k` falls just below 0, and the one
+    /// float where `fract` caps its result (`h + 1/3` is -2⁻²⁵: `x - floor(x)` rounds up to 1).
     @Test func saturatedColorMatchesAcrossFloats() {
-        var hues: [Float] = [-0.0, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        let capped = Float(bitPattern: 0xBEAA_AAAC)
+        let x = capped + Float(1.0 / 3.0)
+        #expect(x == -0x1p-25 && x - x.rounded(.down) == 1, "the cap acts at \(capped)")
+        var hues: [Float] = [capped, -0.0, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
         for k: Float in [1, 2.0 / 3.0, 1.0 / 3.0] {
             var h = -k
             for _ in 0..<4 { h = h.nextDown }

@@ -5,8 +5,8 @@
 # (the pixels both draw opaque, one pixel in from any that is not), so that a change to how
 # Kira maps canvas pixels onto the face shows apart from the edges, where Kira weighs the exact
 # covered area and llvmpipe samples pixel centres. Card 1260x1760 (`kira textures`), canvas
-# 2340x3170. Optional; not part of `swift test`. Needs what run.sh needs and Pillow
-# (pip install pillow). Usage: Tests/LLVMPipe/frame-agreement.sh   (writes into
+# 2340x3170. Optional; not part of `swift test`. Needs what run.sh needs, NumPy and Pillow
+# (pip install numpy pillow). Usage: Tests/LLVMPipe/frame-agreement.sh   (writes into
 # output/llvmpipe/agreement/). KIRA_SCRATCH_PATH as for run.sh.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

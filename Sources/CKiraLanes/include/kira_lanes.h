@@ -121,7 +121,8 @@ static inline __attribute__((always_inline)) kira_f16 kira_hash_below(kira_u16 h
     return (h & 255u) < threshold ? (kira_f16)(1.0f) : (kira_f16)(0.0f);
 }
 
-// Sixteen pixels' canvas positions in double precision, for the projection's inverse homography.
+// Sixteen lanes of doubles, for the footprints of minified pixels (the projection's sample
+// points are in single precision).
 typedef double kira_d16 __attribute__((ext_vector_type(16)));
 
 /// Truncates each lane towards zero; lanes are in int32's range where Kira uses it.
