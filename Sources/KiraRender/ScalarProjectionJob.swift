@@ -54,21 +54,25 @@ struct ScalarProjectionJob: @unchecked Sendable {
     private func draw<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
                                         row: UnsafeMutablePointer<Float>, y: Int) {
         let spans = projection.spans(y: y)
+        // The row's sample points, as the lanes take them: once per row.
+        let points = SamplePointMap(inverse: projection.inverse, y: y)
         for x in spans.covered where !spans.inside.contains(x) {
             let coverage = projection.coverage(x: x, y: y)
-            if coverage > 0 { blend(projection, face: face, row: row, x: x, y: y, weight: Float(coverage) * projection.opacity) }
+            if coverage > 0 {
+                blend(projection, points: points, face: face, row: row, x: x, y: y, weight: Float(coverage) * projection.opacity)
+            }
         }
         for x in spans.inside {
-            blend(projection, face: face, row: row, x: x, y: y, weight: projection.opacity)
+            blend(projection, points: points, face: face, row: row, x: x, y: y, weight: projection.opacity)
         }
     }
 
     /// Samples the premultiplied face where canvas pixel (`x`, `y`) maps back to (``sample``),
     /// and composites it with `weight` over the row buffer.
     @inline(__always)
-    private func blend<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+    private func blend<Out: LaneChannel>(_ projection: FaceProjection, points: SamplePointMap, face: UnsafePointer<Out>,
                                          row: UnsafeMutablePointer<Float>, x: Int, y: Int, weight: Float) {
-        let color = sample(projection, face: face, x: x, y: y)
+        let color = sample(projection, points: points, face: face, x: x, y: y)
         let source = color * weight
         (row + 4 * x).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { dst in
             dst.pointee = source + dst.pointee * (1 - source.w)
@@ -76,17 +80,17 @@ struct ScalarProjectionJob: @unchecked Sendable {
     }
 
     /// The face as canvas pixel (`x`, `y`) sees it: sampled bilinearly at the point its centre
-    /// maps back to (``SamplePointMap``, in single precision), or, where the face is drawn smaller
-    /// than its texels, the mean of the bilinear taps over the pixel's footprint
-    /// (``FaceFootprint``, in double precision).
+    /// maps back to (`points`, row `y`'s ``SamplePointMap``, in single precision), or, where the
+    /// face is drawn smaller than its texels, the mean of the bilinear taps over the pixel's
+    /// footprint (``FaceFootprint``, in double precision).
     @inline(__always)
-    private func sample<Out: LaneChannel>(_ projection: FaceProjection, face: UnsafePointer<Out>,
+    private func sample<Out: LaneChannel>(_ projection: FaceProjection, points: SamplePointMap, face: UnsafePointer<Out>,
                                           x: Int, y: Int) -> SIMD4<Float> {
         let h = projection.inverse.homogeneous(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
         let footprint = FaceFootprint(inverse: projection.inverse, h: h)
         let fw = projection.faceSize.x, fh = projection.faceSize.y
         guard footprint.isMinified else {
-            let p = SamplePointMap(inverse: projection.inverse, y: y).point(x: x)
+            let p = points.point(x: x)
             return bilinear(face, size: projection.faceSize, u: Self.clamp(p.x - 0.5, Float(fw - 1)),
                             v: Self.clamp(p.y - 0.5, Float(fh - 1)))
         }

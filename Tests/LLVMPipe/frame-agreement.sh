@@ -24,7 +24,7 @@ card=(--art "$out/card/front.png" --mask "$out/card/mask.png")
 poses=("6 0 25" "-8 10 0" "0 0 0" "10 -10 50")
 for pose in "${poses[@]}"; do
     read -r tx ty flip <<< "$pose"
-    read -r nx ny nz <<< "$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")"
+    read -r nx ny nz <<< "$(normal_of "$tx" "$ty")"
     homography=$(python3 "$here/homography.py" 1260 1760 2340 3170 "$tx" "$ty" "$flip")
     name="pose_${tx}_${ty}_${flip}"
     (cd "$here" && GALLIUM_DRIVER=llvmpipe "$out/render" --frame "$out/card/front.png" "$out/card/mask.png" \

@@ -24,7 +24,7 @@ source "$here/prepare.sh"
 card=(--art "$out/card/front.png" --mask "$out/card/mask.png" --back "$out/card/back.png" --back-mask "$out/card/back-mask.png")
 
 tx=6 ty=0 flip=25
-read -r nx ny nz <<< "$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")"
+read -r nx ny nz <<< "$(normal_of "$tx" "$ty")"
 homography=$(python3 "$here/homography.py" 1260 1760 2340 3170 "$tx" "$ty" "$flip")
 
 llvmpipe() {

@@ -1,6 +1,7 @@
 # Sourced by the LLVMPipe scripts once `root`, `here` and `out` are set: installs Mesa's EGL
 # packages when missing (and any named in `also_need`), compiles render.c into "$out/render",
-# builds kira (release; KIRA_SCRATCH_PATH=DIR builds there instead of .build) and sets `kira`.
+# builds kira (release; KIRA_SCRATCH_PATH=DIR builds there instead of .build) and sets `kira`
+# and `normal_of`.
 need=("${also_need[@]}")
 pkg-config --exists egl 2>/dev/null || need+=(libegl-dev)
 pkg-config --exists opengl 2>/dev/null || need+=(libgl-dev)
@@ -14,3 +15,9 @@ gcc -O2 -o "$out/render" "$here/render.c" $(pkg-config --cflags --libs egl openg
 scratch="${KIRA_SCRATCH_PATH:-$root/.build}"
 (cd "$root" && swift build -c release --product kira --scratch-path "$scratch" >/dev/null)
 kira="$scratch/release/kira"
+
+# `normal_of TILT_X TILT_Y`: the face normal of normalFromTilt, as Kira computes it, for both
+# renderers ("x y z").
+normal_of() {
+    python3 -c "import math; x, y = math.radians($1), math.radians($2); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')"
+}

@@ -15,9 +15,7 @@ tx="${1:--8}" ty="${2:-10}"
 also_need=()
 source "$here/prepare.sh"
 
-# The face normal of normalFromTilt, as Kira computes it, for both renderers.
-normal=$(python3 -c "import math; x, y = math.radians($tx), math.radians($ty); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")
-read -r nx ny nz <<< "$normal"
+read -r nx ny nz <<< "$(normal_of "$tx" "$ty")"
 
 cd "$here"
 GALLIUM_DRIVER=llvmpipe LP_NUM_THREADS="${LP_NUM_THREADS:-2}" \

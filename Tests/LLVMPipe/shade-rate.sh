@@ -19,7 +19,7 @@ also_need=()
 source "$here/prepare.sh"
 "$kira" textures --size 1260x1760 --output-dir "$out/card" >/dev/null
 
-read -r nx ny nz <<< "$(python3 -c "import math; x, y = math.radians(4), math.radians(-10); print(f'{-math.sin(y)*math.cos(x):.7f} {math.sin(x):.7f} {math.cos(y)*math.cos(x):.7f}')")"
+read -r nx ny nz <<< "$(normal_of 4 -10)"
 
 llvmpipe() {
     (cd "$here" && GALLIUM_DRIVER=llvmpipe LP_NUM_THREADS="$threads" "$out/render" \
