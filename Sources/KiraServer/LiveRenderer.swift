@@ -6,15 +6,18 @@ import NIOCore
 /// A live preview connection's renderer: it makes each frame and cuts it down to what the
 /// page needs.
 ///
-/// The renderer and its canvas are kept while the card moves, so that frame after frame
-/// allocates nothing (for a 630-wide card, a 7.4 MB canvas and a 2.2 MB shaded face), and let go
-/// once the card rests. Only one frame is made at a time: the
-/// connection's sender waits for each.
+/// The renderer, its canvas and two message buffers are kept while the card moves, so that
+/// frame after frame allocates nothing (for a 1260-wide card, a 30 MB canvas and two 9 MB
+/// messages), and let go once the card has rested a while (``LiveSession``). Only one frame is
+/// made at a time: the connection's sender waits for each.
 final class LiveRenderer: Sendable {
     /// A frame ready to send: the pixels of the rectangle the card's faces cover, encoded, and
     /// where they go in the window of the canvas the page shows; the rest of the window is one
     /// colour.
     struct Frame: Sendable {
+        /// The image, with ``headerRoom`` bytes before its reader index for the message's
+        /// header (``LiveSession``), so that the image is not copied again to put its header
+        /// in front of it.
         var bytes: ByteBuffer
         /// Where `bytes`' pixels go in the window.
         var region: ImageRegion
@@ -25,9 +28,16 @@ final class LiveRenderer: Sendable {
         var window: ImageRegion
     }
 
+    /// The bytes kept before each frame's image for its header: a frame's header (its length,
+    /// the pose, the download URL and the command) is well under this, unless card paths are
+    /// very long, when the message is assembled by copying instead.
+    static let headerRoom = 8192
+
     private struct State {
         var renderer: FrameRenderer?
         var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+        /// A message buffer the page is done with, for the next frame.
+        var spare: ByteBuffer?
     }
 
     private let threads: Int
@@ -43,23 +53,46 @@ final class LiveRenderer: Sendable {
             let renderer = state.renderer ?? FrameRenderer(threads: threads)
             state.renderer = renderer
             try renderer.render(scene, into: &state.canvas)
-            let canvas = state.canvas
             let drawn = renderer.drawnRegions.first ?? ImageRegion(x: 0, y: 0, width: 0, height: 0)
             let region = drawn.intersection(window)
-            let part = canvas.cropped(to: region)
-            let bytes: ByteBuffer
+            var bytes = state.spare ?? ByteBuffer()
+            state.spare = nil
+            bytes.clear()
+            bytes.writeRepeatingByte(0, count: Self.headerRoom)
+            bytes.moveReaderIndex(forwardBy: Self.headerRoom)
             if let format = encoding.format {
-                bytes = ByteBuffer(bytes: try request.encode(.rgba8(part), as: format))
+                bytes.writeBytes(try request.encode(.rgba8(state.canvas.cropped(to: region)), as: format))
             } else {
-                bytes = part.channels.withUnsafeBytes { ByteBuffer(bytes: $0) }
+                Self.write(region, of: state.canvas, to: &bytes)
             }
-            let fill = region == window ? nil : Self.fill(of: canvas, outside: drawn)
+            let fill = region == window ? nil : Self.fill(of: state.canvas, outside: drawn)
             return Frame(bytes: bytes, region: ImageRegion(x: region.x - window.x, y: region.y - window.y, width: region.width, height: region.height),
                          fill: fill, window: window)
         }
     }
 
-    /// Frees the renderer and canvas until the next frame.
+    /// Appends the pixels of `region` of `canvas` to `bytes`, rows top to bottom: one copy.
+    static func write(_ region: ImageRegion, of canvas: RGBAImage<UInt8>, to bytes: inout ByteBuffer) {
+        let rowBytes = region.width * 4
+        guard rowBytes > 0, region.height > 0 else { return }
+        _ = canvas.channels.withUnsafeBytes { pixels in
+            bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: rowBytes * region.height) { out in
+                for row in 0..<region.height {
+                    let start = ((region.y + row) * canvas.width + region.x) * 4
+                    UnsafeMutableRawBufferPointer(rebasing: out[(row * rowBytes)...])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[start..<(start + rowBytes)]))
+                }
+                return rowBytes * region.height
+            }
+        }
+    }
+
+    /// Takes back a frame's message buffer once the page has it, for a later frame.
+    func recycle(_ buffer: ByteBuffer) {
+        state.withLock { $0.spare = buffer }
+    }
+
+    /// Frees the renderer, canvas and buffers until the next frame.
     func release() {
         state.withLock { $0 = State() }
     }

@@ -16,7 +16,7 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration())
         try await app.test(.live) { client in
             let seen = Locked<[LiveFrame]>([])
-            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+            try await client.ws("/live", configuration: .init(maxFrameSize: LiveMessages.maxFrameSize)) { inbound, outbound, _ in
                 var messages = LiveMessages(inbound)
                 _ = try await messages.frame(notices: Locked([]))
                 try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)

@@ -54,7 +54,7 @@ import Testing
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let seen = Locked<[LiveFrame]>([]), notices = Locked<[String]>([])
-            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+            try await client.ws("/live", configuration: .init(maxFrameSize: LiveMessages.maxFrameSize)) { inbound, outbound, _ in
                 var messages = LiveMessages(inbound)
                 let first = try await messages.frame(notices: notices)
                 #expect(first.number("tiltX") == 0)
@@ -105,7 +105,7 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration { $0.liveEncoding = .jpeg })
         try await app.test(.live) { client in
             let frames = Locked(0)
-            try await client.ws("/live", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+            try await client.ws("/live", configuration: .init(maxFrameSize: LiveMessages.maxFrameSize)) { inbound, outbound, _ in
                 var messages = LiveMessages(inbound)
                 _ = try await messages.frame(notices: Locked([]))
                 try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
@@ -190,9 +190,13 @@ struct LiveFrame: @unchecked Sendable {
 
 /// The messages of a live preview connection, as frames and notices.
 struct LiveMessages {
+    /// A client's frame size limit that takes any frame of the tests' cards: the server sends
+    /// each message as one WebSocket frame.
+    static let maxFrameSize = 1 << 26
+
     var iterator: WebSocketInboundMessageStream.AsyncIterator
 
-    init(_ inbound: WebSocketInboundStream) { iterator = inbound.messages(maxSize: 1 << 26).makeAsyncIterator() }
+    init(_ inbound: WebSocketInboundStream) { iterator = inbound.messages(maxSize: maxFrameSize).makeAsyncIterator() }
 
     /// The next frame; notices before it are added to `notices`.
     mutating func frame(notices: Locked<[String]>) async throws -> LiveFrame {

@@ -1,0 +1,83 @@
+import Foundation
+import KiraAnimation
+import KiraGeometry
+import KiraImage
+import KiraRender
+import NIOCore
+@testable import KiraServer
+import Testing
+
+/// A live frame as bytes: a raw image is the frame's canvas cut to the region, its header goes
+/// into the room left before it, and frame after frame takes the buffer the page is done with.
+@Suite struct LiveRendererTests {
+    @Test func aRawImageIsTheFramesRegionOfTheCanvas() throws {
+        let (card, controls, window) = try Self.sample(width: 200)
+        let renderer = LiveRenderer(threads: 2)
+        for pose in [CardPose(tiltX: 4, tiltY: -7), CardPose(tiltX: -3, tiltY: 8, flip: 30), CardPose(flip: 170), CardPose(flip: 90)] {
+            let request = try controls.request(pose: pose, card: card)
+            let scene = request.scene(for: card.faces)
+            let frame = try renderer.frame(request, scene: scene, window: window, encoding: .raw)
+            var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+            try FrameRenderer(threads: 1).render(scene, into: &canvas)
+            let region = ImageRegion(x: window.x + frame.region.x, y: window.y + frame.region.y,
+                                     width: frame.region.width, height: frame.region.height)
+            #expect(frame.bytes.readerIndex == LiveRenderer.headerRoom)
+            #expect(Array(frame.bytes.readableBytesView) == canvas.cropped(to: region).channels, "\(pose)")
+        }
+    }
+
+    @Test func aRecycledBufferTakesTheNextFrame() throws {
+        let (card, controls, window) = try Self.sample(width: 200)
+        let renderer = LiveRenderer(threads: 2)
+        let request = try controls.request(pose: CardPose(tiltX: 5, tiltY: 5), card: card)
+        let scene = request.scene(for: card.faces)
+        func storage(_ bytes: ByteBuffer) -> UnsafeRawPointer {
+            bytes.withUnsafeReadableBytes { $0.baseAddress! - bytes.readerIndex }
+        }
+        let first = try renderer.frame(request, scene: scene, window: window, encoding: .raw)
+        let pixels = Array(first.bytes.readableBytesView)
+        renderer.recycle(first.bytes)
+        // A buffer still held elsewhere (a frame in flight) is not written over: the next frame
+        // gets another.
+        let second = try renderer.frame(request, scene: scene, window: window, encoding: .raw)
+        #expect(storage(second.bytes) != storage(first.bytes))
+        #expect(Array(first.bytes.readableBytesView) == pixels)
+        #expect(Array(second.bytes.readableBytesView) == pixels)
+        let secondStorage = storage(second.bytes)
+        renderer.recycle(second.bytes)
+        _ = consume second
+        let third = try renderer.frame(request, scene: scene, window: window, encoding: .raw)
+        #expect(storage(third.bytes) == secondStorage, "the buffer the page is done with is reused")
+        #expect(Array(third.bytes.readableBytesView) == pixels)
+    }
+
+    @Test func theHeaderGoesBeforeTheImageInTheRoomLeftForIt() throws {
+        for command in ["kira render --tilt-x=1 -o card.png", String(repeating: "x", count: 3 * LiveRenderer.headerRoom)] {
+            var image = ByteBuffer()
+            image.writeRepeatingByte(0, count: LiveRenderer.headerRoom)
+            image.moveReaderIndex(forwardBy: LiveRenderer.headerRoom)
+            image.writeBytes([1, 2, 3, 4, 5])
+            let header = LiveFrameHeader(
+                seq: 7, input: 3, mediaType: LiveEncoding.raw.mediaType, tiltX: 1, tiltY: 0, flip: 0, back: false, moving: false,
+                renderMilliseconds: 2, url: "/v1/cards/sample/render.png?tilt_x=1", command: command, card: "sample", width: 200,
+                canvasWidth: 10, canvasHeight: 10, window: ImageRegion(x: 0, y: 0, width: 10, height: 10),
+                region: ImageRegion(x: 0, y: 0, width: 1, height: 1), fill: nil)
+            LiveSession.message(header: header, image: &image)
+            let length = try #require(image.readInteger(endianness: .big, as: UInt32.self))
+            let json = try #require(image.readBytes(length: Int(length)))
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+            #expect(decoded["command"] as? String == command)
+            #expect(decoded["seq"] as? Int == 7)
+            #expect(image.readBytes(length: image.readableBytes) == [1, 2, 3, 4, 5])
+        }
+    }
+
+    /// The sample card at `width` and the page's window of it at the default tilt limit.
+    private static func sample(width: Int) throws -> (CardLibrary.Card, LiveControls, ImageRegion) {
+        let cards = try CardLibrary.load(directory: nil, textureBudget: 1 << 30)
+        let card = try #require(cards[CardLibrary.sampleID])
+        var controls = LiveControls(), interaction = InteractiveCard()
+        try controls.set("width", to: String(width), cards: cards, interaction: &interaction)
+        return (card, controls, controls.window(for: card, tiltLimit: interaction.tiltLimit))
+    }
+}
