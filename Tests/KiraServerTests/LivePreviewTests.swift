@@ -196,7 +196,7 @@ struct LiveMessages {
 
     var iterator: WebSocketInboundMessageStream.AsyncIterator
 
-    init(_ inbound: WebSocketInboundStream) { iterator = inbound.messages(maxSize: maxFrameSize).makeAsyncIterator() }
+    init(_ inbound: WebSocketInboundStream) { iterator = inbound.messages(maxSize: Self.maxFrameSize).makeAsyncIterator() }
 
     /// The next frame; notices before it are added to `notices`.
     mutating func frame(notices: Locked<[String]>) async throws -> LiveFrame {
