@@ -66,7 +66,6 @@ enum PreviewPage {
       const stat = window.kiraPreviewStats = { framesPainted: 0, fps: 0, latencyP95Ms: 0, lastFrame: null };
       const controls = {}, sentAt = new Map(), painted = [], latencies = [];
       let socket = null, nextId = 1, retry = 500, lastRegion = null, lastFill = null;
-      let textFrame = null, textTimer = 0, textShown = 0;
       canvas.width = config.canvas.width; canvas.height = config.canvas.height;
 
       function send(message) {
@@ -201,18 +200,9 @@ enum PreviewPage {
           const sorted = [...latencies].sort((a, b) => a - b);
           stat.latencyP95Ms = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
         }
-        canvas.dataset.flip = header.flip; canvas.dataset.back = header.back;
-        // The link, the command and the figures follow the newest frame at most 4 times a
-        // second, and always end on it: rewriting them with every frame lays out the page
-        // again each time, which cost a 1260-wide preview a fifth of its frames.
-        textFrame = header;
-        if (!textTimer) textTimer = setTimeout(showText, Math.max(0, 250 - (now - textShown)));
-      }
-      function showText() {
-        const header = textFrame;
-        textTimer = 0; textShown = performance.now();
         document.getElementById('download').href = header.url;
         document.getElementById('command').textContent = header.command;
+        canvas.dataset.flip = header.flip; canvas.dataset.back = header.back;
         stats.textContent = `${stat.framesPainted} frames · ${stat.fps.toFixed(1)} frames/s · p95 latency ${stat.latencyP95Ms.toFixed(0)} ms · render ${header.renderMilliseconds.toFixed(0)} ms`;
       }
 

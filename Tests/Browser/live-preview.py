@@ -144,7 +144,7 @@ try:
     hold.perform()
     check(wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && f.tiltX > 4 && f.tiltY < -5 && !f.moving ? f : null", 20) is not None,
           "the card holds its tilt while the pointer is down")
-    # The link and the command follow the frames at most 4 times a second, ending on the newest.
+    # The link and the command are the painted frame's.
     check(wait_for(driver, "const f = kiraPreviewStats.lastFrame; return document.getElementById('command').textContent === f.command"
                            " && document.getElementById('download').getAttribute('href') === f.url", 5) is not None,
           "the command and the download link show the frame on screen")
