@@ -222,7 +222,7 @@ final class LiveSession: Sendable {
             settling = header.moving
             Self.message(header: header, image: &message)
             // One WebSocket frame per message: in 64 KiB fragments Chromium took 25–28 ms of CPU to
-            // receive 8.9 MB, against 14–15 ms in one frame (2-core Zen 4, headless Chromium).
+            // receive 8.9 MB, against 14–16 ms in one frame (2-core Zen 4, headless Chromium).
             try await outbound.write(.binary(message))
             sent = message
         }
