@@ -57,6 +57,8 @@ def measure(width):
                 sizes += len(message)
                 if time.monotonic() - began >= SECONDS:
                     break
+        if not counted:
+            sys.exit(f"no frame of width {width} came in {SECONDS:.0f} s")
         seconds = time.monotonic() - began
         cpu = (cpu_ticks(server.pid) - ticks) / os.sysconf("SC_CLK_TCK") / seconds
         renders.sort()

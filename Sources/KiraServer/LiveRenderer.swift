@@ -7,7 +7,7 @@ import NIOCore
 /// page needs.
 ///
 /// The renderer, its canvas and two message buffers are kept while the card moves, so that
-/// frame after frame allocates nothing (for a 1260-wide card, a 30 MB canvas and two 9 MB
+/// frame after frame allocates nothing (for a 1260-wide card, a 30 MB canvas and two 10 MB
 /// messages), and let go once the card has rested a while (``LiveSession``). Only one frame is
 /// made at a time: the connection's sender waits for each.
 final class LiveRenderer: Sendable {
@@ -72,7 +72,7 @@ final class LiveRenderer: Sendable {
     }
 
     /// Appends the pixels of `region` of `canvas` to `bytes`, rows top to bottom: one copy.
-    static func write(_ region: ImageRegion, of canvas: RGBAImage<UInt8>, to bytes: inout ByteBuffer) {
+    private static func write(_ region: ImageRegion, of canvas: RGBAImage<UInt8>, to bytes: inout ByteBuffer) {
         let rowBytes = region.width * 4
         guard rowBytes > 0, region.height > 0 else { return }
         _ = canvas.channels.withUnsafeBytes { pixels in

@@ -133,10 +133,13 @@ final class LiveSession: Sendable {
         var pacing = LivePacing()
         // The instant a timer was last set to wake the sender at.
         var timer: ContinuousClock.Instant?
-        // The last frame's message, until the page acknowledges it.
+        // The last frame's message: handed back to the renderer once the page has acknowledged
+        // it and the next frame goes out.
         var sent: ByteBuffer?
         // When the card came to rest, while it stays at rest.
         var restingSince: ContinuousClock.Instant?
+        // The instant the pending wake-up to let the buffers go is set for, if one is pending.
+        var releaseWake: ContinuousClock.Instant?
         // Takes the notices (and an acknowledgement's time) and says whether a frame is in flight.
         func poll() -> (notices: [String], due: Bool, inFlight: Bool) {
             let (notices, due, inFlight, acknowledged) = state.withLock { state in
@@ -156,12 +159,14 @@ final class LiveSession: Sendable {
                 // (perf, a client acknowledging at once, 2-core Zen 4).
                 let rested = restingSince ?? .now
                 restingSince = rested
-                if ContinuousClock.now >= rested + Self.keepBuffers {
+                let release = rested + Self.keepBuffers
+                if ContinuousClock.now >= release {
                     renderer.release()
                     sent = nil
-                } else if timer != rested + Self.keepBuffers {
-                    let release = rested + Self.keepBuffers
-                    timer = release
+                } else if releaseWake.map({ $0 <= .now }) ?? true {
+                    // One wake-up pending at a time: a drag rests between its inputs every other
+                    // frame. One set for an earlier rest wakes the sender, which sets another.
+                    releaseWake = release
                     Task { [wake] in
                         try? await ContinuousClock().sleep(until: release)
                         wake.yield()
@@ -210,6 +215,8 @@ final class LiveSession: Sendable {
             state.withLock { $0.inFlight = true }
             pacing.sent(at: .now)
             seq += 1
+            // Taken out of the frame, so that `message` is the image's only reference and putting
+            // the header before it does not copy it.
             var message = frame.image.bytes
             frame.image.bytes = ByteBuffer()
             let pose = frame.pose, image = frame.image
