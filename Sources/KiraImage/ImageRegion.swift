@@ -97,17 +97,36 @@ extension RGBAImage {
 extension RGBAImage {
     /// The pixels of `region`, which must lie inside the image, as an image of its own.
     public func cropped(to region: ImageRegion) -> RGBAImage {
-        precondition(region.x >= 0 && region.y >= 0 && region.x + region.width <= width && region.y + region.height <= height,
-                     "the rectangle must lie inside the image")
+        precondition(holds(region), "the rectangle must lie inside the image")
         guard !region.isEmpty else { return RGBAImage(width: 0, height: 0) }
         if region.width == width, region.height == height { return self }
-        var out = [Channel]()
-        out.reserveCapacity(region.width * region.height * 4)
-        for y in region.y..<(region.y + region.height) {
-            let start = (y * width + region.x) * 4
-            out.append(contentsOf: channels[start..<(start + region.width * 4)])
+        let count = region.width * region.height * 4
+        let out = [Channel](unsafeUninitializedCapacity: count) { buffer, initialized in
+            copyChannels(of: region, into: buffer)
+            initialized = count
         }
         return RGBAImage(width: region.width, height: region.height, channels: out)
+    }
+
+    /// Copies the channels of `region`, which must lie inside the image, to the start of
+    /// `destination`, rows top to bottom with nothing between them: the region's pixels straight
+    /// into memory of the caller's (a message's buffer), with no image of their own between.
+    package func copyChannels(of region: ImageRegion, into destination: UnsafeMutableBufferPointer<Channel>) {
+        precondition(holds(region), "the rectangle must lie inside the image")
+        let rowChannels = region.width * 4
+        precondition(destination.count >= rowChannels * region.height, "the destination must take the region")
+        guard !region.isEmpty else { return }
+        channels.withUnsafeBufferPointer { source in
+            for row in 0..<region.height {
+                (destination.baseAddress! + row * rowChannels)
+                    .update(from: source.baseAddress! + ((region.y + row) * width + region.x) * 4, count: rowChannels)
+            }
+        }
+    }
+
+    /// Whether `region` lies inside the image.
+    private func holds(_ region: ImageRegion) -> Bool {
+        region.x >= 0 && region.y >= 0 && region.x + region.width <= width && region.y + region.height <= height
     }
 
     /// The pixel at (`x`, `y`): red, green, blue, alpha.

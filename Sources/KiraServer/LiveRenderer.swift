@@ -73,17 +73,10 @@ final class LiveRenderer: Sendable {
 
     /// Appends the pixels of `region` of `canvas` to `bytes`, rows top to bottom: one copy.
     private static func write(_ region: ImageRegion, of canvas: RGBAImage<UInt8>, to bytes: inout ByteBuffer) {
-        let rowBytes = region.width * 4
-        guard rowBytes > 0, region.height > 0 else { return }
-        _ = canvas.channels.withUnsafeBytes { pixels in
-            bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: rowBytes * region.height) { out in
-                for row in 0..<region.height {
-                    let start = ((region.y + row) * canvas.width + region.x) * 4
-                    UnsafeMutableRawBufferPointer(rebasing: out[(row * rowBytes)...])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: pixels[start..<(start + rowBytes)]))
-                }
-                return rowBytes * region.height
-            }
+        let count = region.width * region.height * 4
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { out in
+            canvas.copyChannels(of: region, into: out.bindMemory(to: UInt8.self))
+            return count
         }
     }
 
