@@ -131,15 +131,24 @@ final class LiveSession: Sendable {
         // The last frame sent was of a moving card: one more shows it settled.
         var settling = false
         var pacing = LivePacing()
-        // The instant a timer was last set to wake the sender at.
-        var timer: ContinuousClock.Instant?
         // The last frame's message: handed back to the renderer once the page has acknowledged
         // it and the next frame goes out.
         var sent: ByteBuffer?
         // When the card came to rest, while it stays at rest.
         var restingSince: ContinuousClock.Instant?
-        // The instant the pending wake-up to let the buffers go is set for, if one is pending.
-        var releaseWake: ContinuousClock.Instant?
+        // The earliest wake-up set that has not come yet.
+        var nextWake: ContinuousClock.Instant?
+        // Wakes the sender at `instant`, unless a wake-up already comes by then: the sender, woken
+        // early, asks again. So a drag, which rests between its inputs every other frame, keeps one
+        // wake-up pending, not one per rest.
+        func wakeUp(at instant: ContinuousClock.Instant) {
+            if let pending = nextWake, pending > .now, pending <= instant { return }
+            nextWake = instant
+            Task { [wake] in
+                try? await ContinuousClock().sleep(until: instant)
+                wake.yield()
+            }
+        }
         // Takes the notices (and an acknowledgement's time) and says whether a frame is in flight.
         func poll() -> (notices: [String], due: Bool, inFlight: Bool) {
             let (notices, due, inFlight, acknowledged) = state.withLock { state in
@@ -163,27 +172,15 @@ final class LiveSession: Sendable {
                 if ContinuousClock.now >= release {
                     renderer.release()
                     sent = nil
-                } else if releaseWake.map({ $0 <= .now }) ?? true {
-                    // One wake-up pending at a time: a drag rests between its inputs every other
-                    // frame. One set for an earlier rest wakes the sender, which sets another.
-                    releaseWake = release
-                    Task { [wake] in
-                        try? await ContinuousClock().sleep(until: release)
-                        wake.yield()
-                    }
+                } else {
+                    wakeUp(at: release)
                 }
                 guard await wakeups.next() != nil else { return }
                 continue
             }
             restingSince = nil
             if inFlight, let start = pacing.nextRenderStart, ContinuousClock.now < start {
-                if timer != start {
-                    timer = start
-                    Task { [wake] in
-                        try? await ContinuousClock().sleep(until: start)
-                        wake.yield()
-                    }
-                }
+                wakeUp(at: start)
                 guard await wakeups.next() != nil else { return }
                 continue
             }
