@@ -44,23 +44,9 @@ def browser():
     return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 
 
-def cpu_times():
-    """CPU time (user + system, in clock ticks) of every process now, by pid: (name, ticks)."""
-    times = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                line = stat.read()
-        except OSError:
-            continue
-        fields = line[line.rindex(")") + 2:].split()
-        times[pid] = (line[line.index("(") + 1:line.rindex(")")], int(fields[11]) + int(fields[12]))
-    return times
-
-
 def cpu_shares(before, after, seconds):
-    """Each program's CPU between two `cpu_times()`, as a share of one core: Chromium (every
-    process of it), kira, and the driver (this script and chromedriver)."""
+    """Each program's CPU between two `kiraserve.cpu_times()`, as a share of one core: Chromium
+    (every process of it), kira, and the driver (this script and chromedriver)."""
     def group(name):
         if name in ("python3", "chromedriver"):
             return "driver"
@@ -85,7 +71,7 @@ def drag(driver, seconds, centre):
         "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, **extra})
     x0, y0 = centre
     mouse("mousePressed", x0, y0, clickCount=1)
-    start, samples, next_sample, moves, cpu = time.monotonic(), [], 2.0, 0, cpu_times()
+    start, samples, next_sample, moves, cpu = time.monotonic(), [], 2.0, 0, kiraserve.cpu_times()
     while (elapsed := time.monotonic() - start) < seconds:
         angle = 2 * math.pi * elapsed
         mouse("mouseMoved", x0 + 150 * math.sin(angle), y0 + 100 * math.sin(2 * angle))
@@ -95,7 +81,7 @@ def drag(driver, seconds, centre):
             next_sample += 1
         time.sleep(max(0.0, start + moves / 60 - time.monotonic()))
     elapsed = time.monotonic() - start
-    shares = cpu_shares(cpu, cpu_times(), elapsed)
+    shares = cpu_shares(cpu, kiraserve.cpu_times(), elapsed)
     mouse("mouseReleased", x0, y0, clickCount=1)
     return samples, moves / elapsed, shares
 

@@ -23,12 +23,6 @@ WIDTHS = [int(w) for w in sys.argv[3:]] or [630, 1260]
 SERVE_OPTIONS = os.environ.get("KIRA_SERVE_OPTIONS", "").split()
 
 
-def cpu_ticks(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
 def measure(width):
     server, origin = kiraserve.start(KIRA, "--live-encoding", "raw", *SERVE_OPTIONS)
     try:
@@ -50,7 +44,7 @@ def measure(width):
                 continue
             # The first second warms the renderer up; then count.
             if began is None and elapsed > 1:
-                began, ticks = time.monotonic(), cpu_ticks(server.pid)
+                began, ticks = time.monotonic(), kiraserve.cpu_times()[str(server.pid)][1]
             elif began is not None:
                 counted += 1
                 renders.append(header["renderMilliseconds"])
@@ -60,7 +54,7 @@ def measure(width):
         if not counted:
             sys.exit(f"no frame of width {width} came in {SECONDS:.0f} s")
         seconds = time.monotonic() - began
-        cpu = (cpu_ticks(server.pid) - ticks) / os.sysconf("SC_CLK_TCK") / seconds
+        cpu = (kiraserve.cpu_times()[str(server.pid)][1] - ticks) / os.sysconf("SC_CLK_TCK") / seconds
         renders.sort()
         rate = counted / seconds
         return (f"| {width} | {rate:.1f} | {100 * cpu:.0f} % | {1000 * cpu / rate:.1f} | {renders[len(renders) // 2]:.1f} "
