@@ -106,8 +106,8 @@ import Testing
             await onDispatch { for connection in connections { connection.send(RawConnection.webSocketUpgrade(path: "/live")) } }
             var served = 0, refused = 0, other: [String] = []
             for connection in connections {
-                let bytes = await connection.read(seconds: 120) { Self.firstFrame(in: $0) != nil }
-                switch Self.firstFrame(in: bytes) {
+                let bytes = await connection.read(seconds: 120) { !RawConnection.webSocketFrames(in: $0).isEmpty }
+                switch RawConnection.webSocketFrames(in: bytes).first {
                 case .some((0x88, let payload)) where payload.starts(with: [0x03, 0xF5])
                     && String(decoding: payload.dropFirst(2), as: UTF8.self).contains("--max-live-connections"):
                     refused += 1
@@ -123,20 +123,6 @@ import Testing
             #expect(try await ServerFixtures.get("/healthz", port: port).status == .ok)
             withExtendedLifetime(connections) {}
         }
-    }
-
-    /// The first WebSocket frame after the upgrade's response: its first byte (FIN and opcode)
-    /// and, for a close frame, its payload; nil until all of it has come.
-    static func firstFrame(in bytes: [UInt8]) -> (UInt8, [UInt8])? {
-        let end = Array("\r\n\r\n".utf8)
-        guard let headerEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<($0 + 4)]) == end }) else { return nil }
-        let start = headerEnd + 4
-        guard bytes.count >= start + 2 else { return nil }
-        let opcode = bytes[start]
-        guard opcode == 0x88 else { return (opcode, []) }
-        let length = Int(bytes[start + 1] & 0x7F)
-        guard bytes.count >= start + 2 + length else { return nil }
-        return (opcode, Array(bytes[(start + 2)..<(start + 2 + length)]))
     }
 
     /// The server's `kira_renders_total`.

@@ -106,31 +106,13 @@ import Testing
         try await ServerFixtures.running(ServerFixtures.configuration { $0.liveEncoding = .png }) { port in
             let page = try await RawConnection.open(1, port: port)[0]
             page.send(RawConnection.webSocketUpgrade(path: "/live"))
-            let first = await page.read(seconds: 60) { Self.webSocketFrames(in: $0) >= 1 }
-            #expect(Self.webSocketFrames(in: first) == 1, "the first frame comes without input")
+            let first = await page.read(seconds: 60) { !RawConnection.webSocketFrames(in: $0).isEmpty }
+            #expect(RawConnection.webSocketFrames(in: first).count == 1, "the first frame comes without input")
             page.sendWebSocketText(#"{"type":"ack"}"#)
             let quiet = Double(LiveSession.keepBuffers.components.seconds) + 1.5
             let later = await page.read(seconds: quiet) { _ in false }.count
             #expect(later == 0, "bytes came in \(quiet) s with the card still")
         }
-    }
-
-    /// The complete frames a server sent after its upgrade response in `bytes`.
-    static func webSocketFrames(in bytes: [UInt8]) -> Int {
-        guard let end = bytes.indices.dropLast(3).first(where: { bytes[$0..<($0 + 4)].elementsEqual("\r\n\r\n".utf8) }) else { return 0 }
-        var at = end + 4, count = 0
-        while at + 2 <= bytes.count {
-            var length = Int(bytes[at + 1] & 0x7F), header = 2
-            if length >= 126 {
-                header += length == 126 ? 2 : 8
-                guard at + header <= bytes.count else { break }
-                length = bytes[(at + 2)..<(at + header)].reduce(0) { $0 << 8 | Int($1) }
-            }
-            guard at + header + length <= bytes.count else { break }
-            at += header + length
-            count += 1
-        }
-        return count
     }
 
     /// Ten thousand inputs in a burst: only the newest pose is rendered, and the server goes on.

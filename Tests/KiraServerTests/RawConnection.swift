@@ -63,6 +63,25 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
     }
 
+    /// The complete WebSocket frames a server sent after its upgrade response in `bytes`: each
+    /// frame's first byte (FIN and opcode) and its payload (a server's frames are not masked).
+    static func webSocketFrames(in bytes: [UInt8]) -> [(first: UInt8, payload: ArraySlice<UInt8>)] {
+        guard let end = bytes.indices.dropLast(3).first(where: { bytes[$0..<($0 + 4)].elementsEqual("\r\n\r\n".utf8) }) else { return [] }
+        var at = end + 4, frames: [(first: UInt8, payload: ArraySlice<UInt8>)] = []
+        while at + 2 <= bytes.count {
+            var length = Int(bytes[at + 1] & 0x7F), header = 2
+            if length >= 126 {
+                header += length == 126 ? 2 : 8
+                guard at + header <= bytes.count else { break }
+                length = bytes[(at + 2)..<(at + header)].reduce(0) { $0 << 8 | Int($1) }
+            }
+            guard at + header + length <= bytes.count else { break }
+            frames.append((bytes[at], bytes[(at + header)..<(at + header + length)]))
+            at += header + length
+        }
+        return frames
+    }
+
     /// Sends `text` as one WebSocket text frame, masked as a client must (with a zero key, so the
     /// payload goes as it is).
     func sendWebSocketText(_ text: String) {
