@@ -53,20 +53,26 @@ import Testing
         let server = try ServeProcess(["--max-inflight", "1"], in: workspace.path)
         let results = Locked<[Curl.Response]>([])
         let group = DispatchGroup()
+        // A thread each, not Dispatch: three blocked Dispatch workers on a 2-core machine ran
+        // the requests one after another, and the signal never found two of them waiting.
         for i in 0..<3 {
-            DispatchQueue.global().async(group: group) {
-                let response = try? Curl.get("\(server.base)/v1/cards/sample/render.png?tilt_x=\(i)&size=1000x1300")
+            group.enter()
+            Thread.detachNewThread {
+                let response = try? Curl.get("\(server.base)/v1/cards/sample/render.png?tilt_x=\(i)&size=2000x2600")
                 results.withLock { $0.append(response ?? Curl.Response(status: -1, headers: [:], body: Data(), exitCode: -1)) }
+                group.leave()
             }
         }
-        // Let the requests arrive (one render in flight, two waiting for the slot) before the signal.
-        for _ in 0..<1500 {
+        // The signal comes with one render in flight and two waiting for the slot.
+        var loaded = false
+        for _ in 0..<1500 where !loaded {
             let metrics = String(decoding: try Curl.get("\(server.base)/metrics").body, as: UTF8.self)
-            if metrics.contains("kira_renders_in_flight 1.0\n"), metrics.contains("kira_renders_waiting 2.0\n") { break }
-            usleep(20_000)
+            loaded = metrics.contains("kira_renders_in_flight 1.0\n") && metrics.contains("kira_renders_waiting 2.0\n")
+            if !loaded { usleep(20_000) }
         }
         let status = server.stop(SIGTERM)
         group.wait()
+        #expect(loaded, "the signal came before all three requests were in")
         #expect(status == 0, "\(server.stderr)")
         let answered = results.withLock { $0 }
         #expect(answered.count == 3)
