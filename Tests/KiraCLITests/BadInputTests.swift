@@ -127,6 +127,8 @@ enum InputFixtures {
 
 /// A render killed half way leaves no file, whole or partial.
 @Suite struct AtomicOutputTests {
+    /// Killed while it renders: the output is not created before the image is ready. (Killed
+    /// while files are written: killedRenderWithNamedTemporaryFiles and the tests beside it.)
     @Test func killedRenderLeavesNothing() throws {
         let workspace = try Workspace()
         for signal in [SIGKILL, SIGTERM, SIGINT] {
@@ -364,14 +366,20 @@ enum InputFixtures {
     }
 
     /// SIGTERM and SIGINT remove named temporary files too (where unnamed files are unavailable).
+    /// The signal comes once frames are being written, not while kira starts.
     @Test func killedRenderWithNamedTemporaryFiles() throws {
         let workspace = try Workspace()
         for signal in [SIGTERM, SIGINT] {
-            let ended = try CLIRunner.runKilled(
-                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "240", "--size", "300x300", "--threads", "1", "--output-dir", "output", "--quiet"],
-                in: workspace.path, after: 700_000, signal: signal, environment: ["KIRA_NAMED_TEMPORARY_FILES": "1"])
+            let folder = "output/\(signal)"
+            try FileManager.default.createDirectory(atPath: workspace.file(folder), withIntermediateDirectories: true)
+            let frames = { ((try? FileManager.default.contentsOfDirectory(atPath: workspace.file(folder))) ?? []).filter { $0.hasSuffix(".png") } }
+            let (ended, writing) = try CLIRunner.runKilled(
+                ["animate"] + Workspace.card + ["--preset", "seed002-spin", "--fps", "240", "--size", "300x300", "--threads", "1", "--output-dir", folder, "--quiet"],
+                in: workspace.path, signal: signal, environment: ["KIRA_NAMED_TEMPORARY_FILES": "1"], once: { frames().count >= 2 })
+            #expect(writing, "signal \(signal): no frame was written in time")
             #expect(ended == .uncaughtSignal, "signal \(signal): finished too soon to test")
-            #expect(workspace.outputs().allSatisfy { !$0.hasPrefix(".") }, "signal \(signal) left \(workspace.outputs())")
+            let left = try FileManager.default.contentsOfDirectory(atPath: workspace.file(folder)).filter { $0.hasPrefix(".") }
+            #expect(left.isEmpty, "signal \(signal) left \(left)")
         }
     }
 }

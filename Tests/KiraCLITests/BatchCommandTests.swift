@@ -154,6 +154,7 @@ import Testing
 
         let left = Self.files(under: workspace.file("cat/out"))
         let finished = left.filter { $0.hasSuffix(".png") }
+        try #require(finished.count >= 3, "killed before three outputs were written: nothing to resume from")
         #expect(left.allSatisfy { $0.hasSuffix(".png") && !$0.contains("/.") }, "temporary files left: \(left)")
         let records = Self.files(under: workspace.file("cat/.cards.csv.kira-state"))
         #expect(records.allSatisfy { $0.hasSuffix(".kira-batch") && !$0.contains("/.") }, "temporary files left: \(records)")

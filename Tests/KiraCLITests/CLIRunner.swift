@@ -97,6 +97,22 @@ enum CLIRunner {
         process.waitUntilExit()
         return process.terminationReason
     }
+
+    /// Starts `kira`, sends it `signal` once `ready` holds (checked every 2 ms, for up to a
+    /// minute, and sent anyway then) and waits for it: how it ended, and whether `ready` held.
+    static func runKilled(_ arguments: [String], in directory: String, signal: Int32, environment: [String: String] = [:],
+                          once ready: () -> Bool) throws -> (Process.TerminationReason, ready: Bool) {
+        let process = try start(arguments, in: directory, environment: environment)
+        let deadline = Date().addingTimeInterval(60)
+        var held = ready()
+        while !held, process.isRunning, Date() < deadline {
+            usleep(2_000)
+            held = ready()
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return (process.terminationReason, held)
+    }
 }
 
 /// A scratch directory with a small card (art, mask) in textures/ and an output/ folder, as a

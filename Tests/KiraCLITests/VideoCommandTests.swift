@@ -241,7 +241,7 @@ import Testing
     }
 
     /// Starts a long showcase encode (1200 frames: tens of seconds in a debug build) and waits
-    /// until its ffmpeg has taken some frames.
+    /// until its ffmpeg has taken some frames and its temporary file exists.
     static func startLongEncode(in workspace: Workspace) throws -> (Process, pid_t) {
         let process = try CLIRunner.start(["animate"] + Workspace.card + ["--preset", "showcase", "--fps", "30", "--loops", "10",
                                                                          "--size", "40x40", "--video", "output/long.mp4"],
@@ -256,6 +256,9 @@ import Testing
             throw MediaTools.Failure(message: "no ffmpeg child appeared")
         }
         usleep(500_000)
+        // The video's temporary file is there to be left behind: "no file" afterwards means something.
+        for _ in 0..<300 where !workspace.outputs().contains(where: { $0.hasPrefix(".long.mp4.kira-") }) { usleep(100_000) }
+        #expect(workspace.outputs().contains { $0.hasPrefix(".long.mp4.kira-") }, "no temporary file: \(workspace.outputs())")
         #expect(process.isRunning, "the encode finished too soon to test")
         return (process, child)
     }

@@ -220,8 +220,9 @@ private let runningUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
         #expect(directory.contents().isEmpty, "left \(directory.contents())")
     }
 
-    /// A forked child that cleans up leaves its parent's entries alone: tests fork while others
-    /// beside them run an ffmpeg or write a file.
+    /// `kira_cleanup_forget_all`, which a forked child calls first (`inChild` does), is what
+    /// keeps its clean-up off its parent's entries: tests fork while others beside them run an
+    /// ffmpeg or write a file. (Fails if forgetting all leaves an entry.)
     @Test func forkedChildLeavesItsParentsEntries() throws {
         let sleeper = Self.startSleeper()
         let slot = kira_cleanup_remember_child(sleeper)

@@ -82,11 +82,20 @@ import Testing
                 renders = try await Self.renders(client)
             }
             #expect(renders >= 1)
+            // A flip after the drags keeps the card moving for a while: a server that did not wait
+            // for the page would go on rendering it.
             await onDispatch {
                 for i in 1...5_000 { connection.sendWebSocketText(#"{"type":"drag","id":\#(i),"dx":\#(i % 90),"dy":\#(i % 7)}"#) }
+                connection.sendWebSocketText(#"{"type":"flip"}"#)
             }
-            try await Task.sleep(for: .seconds(1))
-            #expect(try await Self.renders(client) <= 2)
+            for _ in 0..<600 where renders < 2 {
+                try await Task.sleep(for: .milliseconds(100))
+                renders = try await Self.renders(client)
+            }
+            #expect(renders == 2, "the frame that waits for the page was never rendered")
+            // 3 s: a server that pushed frames without waiting made its third 1.2 s after the second.
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await Self.renders(client) == 2)
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get).status == .ok)
             withExtendedLifetime(connection) {}

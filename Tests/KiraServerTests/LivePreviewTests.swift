@@ -93,10 +93,10 @@ import Testing
             let command = try #require(frame.header["command"] as? String)
             #expect(command.hasPrefix("kira render --tilt-x=-3 --tilt-y=6 --crossfade --scale="))
             let messages = notices.withLock { $0 }
-            #expect(messages.contains { $0.contains("not a live preview message") })
+            // "not json", and 1e999, which no Double holds: both refused as malformed.
+            #expect(messages.filter { $0.contains("not a live preview message") }.count == 2, "\(messages)")
             #expect(messages.contains { $0.contains("glare") && $0.contains("between 0 and 1") })
             #expect(messages.contains { $0.contains("unknown control \\\"art\\\"") })
-            #expect(messages.contains { $0.contains("not a live preview message") || $0.contains("finite") })
         }
     }
 

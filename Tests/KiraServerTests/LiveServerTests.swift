@@ -60,11 +60,17 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration())
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=600x800"
-            do {
-                let leaving = try RawConnection(port: port)
-                leaving.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=1200x1600"
+            var leaving: RawConnection? = try RawConnection(port: port)
+            leaving?.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
+            var rendering = false
+            for _ in 0..<3000 where !rendering {
+                let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                rendering = metrics.contains("kira_renders_in_flight 1")
+                if !rendering { try await Task.sleep(for: .milliseconds(20)) }
             }
+            leaving = nil
+            #expect(rendering, "the client left before its render began")
             var source: String?
             for _ in 0..<400 where source != "hit" {
                 try await Task.sleep(for: .milliseconds(50))
