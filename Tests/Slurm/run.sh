@@ -153,18 +153,21 @@ sbatch --array=0-3 --cpus-per-task=1 --mem=1G --output="$work/large-%A_%a.log" \
     --export=ALL,KIRA="$kira" "$root/examples/slurm-array.sh" "$work/large.csv" > submitted.txt
 job="$(awk '{ print $NF }' submitted.txt)"
 # Task 0 writes rows 0…39: cancel it once some of them exist.
+task0() { find large -name 'frame[0-9]*.png' 2>/dev/null | awk -F'frame' '{ split($NF, n, "."); if (n[1] < 40) c++ } END { print c + 0 }'; }
 for _ in $(seq 600); do
-    [ "$(find large -name 'frame[0-9]*.png' 2>/dev/null | awk -F'frame' '{ split($NF, n, "."); if (n[1] < 40) c++ } END { print c + 0 }')" -ge 2 ] && break
+    [ "$(task0)" -ge 2 ] && break
     sleep 0.1
 done
+[ "$(task0)" -ge 2 ] || fail "task 0 wrote no two outputs in 60 s: nothing to cancel mid-way"
 scancel "${job}_0"
 for _ in $(seq 600); do
     [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
     sleep 0.2
 done
+[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || fail "job $job still queued 120 s after the cancel"
 first=$(find large -name 'frame*.png' | wc -l)
-[ "$first" -lt 160 ] || fail "the cancelled task had finished its rows already: make the catalogue larger"
-echo "slurm: task 0 cancelled with $first of 160 outputs written"
+[ "$(task0)" -lt 40 ] || fail "the cancelled task had finished its rows already: make the catalogue larger"
+echo "slurm: task 0 cancelled with $(task0) of its 40 rows written, $first of 160 in all"
 submit large.csv large-again || fail "the second submission failed: $(cat "$work"/large-again-*.log)"
 count=$(find large -name 'frame*.png' | wc -l)
 [ "$count" -eq 160 ] || fail "after resubmitting, $count of 160 outputs"
