@@ -58,7 +58,7 @@ import Testing
         for i in 0..<3 {
             group.enter()
             Thread.detachNewThread {
-                let response = try? Curl.get("\(server.base)/v1/cards/sample/render.png?tilt_x=\(i)&size=2000x2600")
+                let response = try? Curl.get("\(server.base)/v1/cards/sample/render.png?tilt_x=\(i)&size=3000x3900")
                 results.withLock { $0.append(response ?? Curl.Response(status: -1, headers: [:], body: Data(), exitCode: -1)) }
                 group.leave()
             }

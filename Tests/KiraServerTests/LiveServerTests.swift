@@ -60,7 +60,8 @@ import Testing
         let app = try buildApplication(ServerFixtures.configuration())
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=1200x1600"
+            // About a second of rendering in a debug build (more under load): the polls below see it under way.
+            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=3000x4000"
             var leaving: RawConnection? = try RawConnection(port: port)
             leaving?.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
             var rendering = false
