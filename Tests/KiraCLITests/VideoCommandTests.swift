@@ -257,8 +257,9 @@ import Testing
         }
         usleep(500_000)
         // The video's temporary file is there to be left behind: "no file" afterwards means something.
-        for _ in 0..<300 where !workspace.outputs().contains(where: { $0.hasPrefix(".long.mp4.kira-") }) { usleep(100_000) }
-        #expect(workspace.outputs().contains { $0.hasPrefix(".long.mp4.kira-") }, "no temporary file: \(workspace.outputs())")
+        let temporaryFileExists = { workspace.outputs().contains { $0.hasPrefix(".long.mp4.kira-") } }
+        for _ in 0..<300 where !temporaryFileExists() { usleep(100_000) }
+        #expect(temporaryFileExists(), "no temporary file: \(workspace.outputs())")
         #expect(process.isRunning, "the encode finished too soon to test")
         return (process, child)
     }

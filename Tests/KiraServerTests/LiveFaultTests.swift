@@ -76,23 +76,14 @@ import Testing
             let port = try #require(client.port)
             let connection = try await RawConnection.open(1, port: port)[0]
             connection.send(RawConnection.webSocketUpgrade(path: "/live"))
-            var renders = 0.0
-            for _ in 0..<600 where renders < 1 {
-                try await Task.sleep(for: .milliseconds(100))
-                renders = try await Self.renders(client)
-            }
-            #expect(renders >= 1)
+            #expect(try await Self.renders(client, reaching: 1) >= 1)
             // A flip after the drags keeps the card moving for a while: a server that did not wait
             // for the page would go on rendering it.
             await onDispatch {
                 for i in 1...5_000 { connection.sendWebSocketText(#"{"type":"drag","id":\#(i),"dx":\#(i % 90),"dy":\#(i % 7)}"#) }
                 connection.sendWebSocketText(#"{"type":"flip"}"#)
             }
-            for _ in 0..<600 where renders < 2 {
-                try await Task.sleep(for: .milliseconds(100))
-                renders = try await Self.renders(client)
-            }
-            #expect(renders == 2, "the frame that waits for the page was never rendered")
+            #expect(try await Self.renders(client, reaching: 2) == 2, "the frame that waits for the page was never rendered")
             // 3 s: a server that pushed frames without waiting made its third 1.2 s after the second.
             try await Task.sleep(for: .seconds(3))
             #expect(try await Self.renders(client) == 2)
@@ -139,6 +130,16 @@ import Testing
         let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("kira_renders_total ") }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
+    /// The server's `kira_renders_total` once it has reached `count`, or after a minute.
+    static func renders(_ client: some TestClientProtocol, reaching count: Double) async throws -> Double {
+        var renders = 0.0
+        for _ in 0..<600 where renders < count {
+            try await Task.sleep(for: .milliseconds(100))
+            renders = try await Self.renders(client)
+        }
+        return renders
     }
 }
 
