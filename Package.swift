@@ -7,6 +7,12 @@ let products: [Product] = [
     // `import Kira` brings in the whole engine; the parts can also be imported one by one.
     .library(name: "Kira", targets: ["Kira"]),
     .executable(name: "kira", targets: ["KiraCLI"]),
+    // `kira serve`'s HTTP server is a program of its own, `kira-serve`, that `kira serve` runs from
+    // beside itself: `swift run -c release kira` then compiles the engine and the command line
+    // only, where building SwiftNIO, Hummingbird and the rest into `kira` made a fresh first frame
+    // take 7 min 17 s instead of under 4 (2-core EPYC; docs/performance.md). `kira-serve` is the
+    // same command line with the server built in.
+    .executable(name: "kira-serve", targets: ["KiraServeCLI"]),
     // The HTTP render API behind `kira serve`, for a program that embeds it. Not in `Kira`: a package
     // that only renders never builds SwiftNIO and Hummingbird.
     .library(name: "KiraServer", targets: ["KiraServer"]),
@@ -27,15 +33,24 @@ let nativeCPU: [SwiftSetting] = [
     .define("KIRA_NATIVE_CPU", .when(traits: ["NativeCPU"])),
 ]
 
+// The `Server` trait (a default one) builds the HTTP server. Without it (`--traits NativeCPU`, or
+// `--disable-default-traits`) its packages are neither fetched nor built: KiraServer and its tests
+// compile to nothing and `kira-serve` says how to get the server. CI's sanitizer runs use that to
+// test the library alone: the server is Swift over SwiftNIO, which strict concurrency checks, and
+// the rendering it calls, where Kira's unsafe and threaded code is, the library's tests cover.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
 // MARK: - Implementation
 
-// CI's sanitizer runs set KIRA_WITHOUT_SERVER: the package is then the library alone, without
-// `kira serve`'s module, the `kira` tool that embeds it and their tests. Those are Swift over
-// SwiftNIO, which strict concurrency checks, and the rendering they call, where Kira's unsafe and
-// threaded code is, the library's own tests cover; building the SwiftNIO, Hummingbird and HTTP
-// client stack twice more under the sanitizers was most of their time. The plain run keeps it all.
-let withoutServer = Context.environment["KIRA_WITHOUT_SERVER"] != nil
-let serverTargets: Set = ["KiraServer", "KiraCLI", "KiraServerTests", "KiraCLITests"]
+// The `kira` command line, as `kira` and (with the server built in) as `kira-serve`.
+let commandLineDependencies: [Target.Dependency] = [
+    "CKiraMemory",
+    "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench", "KiraServerAPI",
+    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    .product(name: "Logging", package: "swift-log"),
+]
 
 let targets: [Target] = [
     // The umbrella module.
@@ -93,40 +108,45 @@ let targets: [Target] = [
         dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
+    // What `kira serve` is started with and what its URLs mean: its configuration, the render
+    // query, signed URLs, the live preview's encodings. No SwiftNIO: `kira sign` and the options of
+    // `kira serve` use it from the lean `kira`.
+    .target(
+        name: "KiraServerAPI",
+        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFormats", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
+        swiftSettings: nativeCPU),
+
     // `kira serve`: the render API over HTTP (Hummingbird), its limits, cache, signatures and
     // metrics. Not in the umbrella: a package that only renders never builds the server.
     .target(
         name: "KiraServer",
         dependencies: [
-            "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "KiraFormats", "KiraAnimation", "KiraGeometry", "CLibCrypto",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            "KiraServerAPI", "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "KiraFormats", "KiraAnimation", "KiraGeometry",
+            server("Hummingbird", "hummingbird"),
+            server("ServiceLifecycle", "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "OrderedCollections", package: "swift-collections"),
-            .product(name: "DequeModule", package: "swift-collections"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
+            server("Metrics", "swift-metrics"),
+            server("Prometheus", "swift-prometheus"),
+            server("OrderedCollections", "swift-collections"),
+            server("DequeModule", "swift-collections"),
+            server("NIOCore", "swift-nio"),
+            server("HTTPTypes", "swift-http-types"),
+            server("HummingbirdWebSocket", "hummingbird-websocket"),
+            server("HummingbirdCore", "hummingbird"),
+            server("NIOWebSocket", "swift-nio"),
         ],
         swiftSettings: nativeCPU),
 
     // Parsing of command-line values, as pure functions the fuzzer can reach.
     .target(name: "KiraArguments", swiftSettings: nativeCPU),
-    // The `kira` command-line tool, one file per subcommand.
+    // The `kira` command-line tool, one file per subcommand. `kira serve` runs `kira-serve`.
+    .executableTarget(name: "KiraCLI", dependencies: commandLineDependencies, swiftSettings: nativeCPU),
+    // `kira-serve`: the same sources (Sources/KiraServeCLI is a link to Sources/KiraCLI) with the
+    // server built in (KIRA_SERVE_TOOL).
     .executableTarget(
-        name: "KiraCLI",
-        dependencies: [
-            "CKiraMemory",
-            "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench", "KiraServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ],
-        swiftSettings: nativeCPU
-    ),
+        name: "KiraServeCLI",
+        dependencies: commandLineDependencies + [.target(name: "KiraServer", condition: .when(traits: ["Server"]))],
+        swiftSettings: nativeCPU + [.define("KIRA_SERVE_TOOL")]),
 
     // C shims. Underscore-free names, but no stable API: they exist for the Swift modules above.
     // libpng, the system library, found through pkg-config (Debian: libpng-dev).
@@ -216,34 +236,36 @@ let targets: [Target] = [
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServer", "KiraTestSupport"],
+        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServerAPI", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraServerTests",
         dependencies: [
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
+            server("HummingbirdTesting", "hummingbird"),
+            server("Hummingbird", "hummingbird"),
+            server("HTTPTypes", "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            server("HummingbirdWSTesting", "hummingbird-websocket"),
+            server("HummingbirdWSClient", "hummingbird-websocket"),
+            server("NIOWebSocket", "swift-nio"),
+            server("ServiceLifecycle", "swift-service-lifecycle"),
         ],
         swiftSettings: nativeCPU),
-].filter { target in
-    !(withoutServer && serverTargets.contains(target.name))
-}
+]
 
 let package = Package(
     name: "Kira",
-    products: withoutServer ? products.filter { $0.name == "Kira" } : products,
+    products: products,
     traits: [
-        .default(enabledTraits: ["NativeCPU"]),
+        .default(enabledTraits: ["NativeCPU", "Server"]),
         .trait(
             name: "NativeCPU",
             description: "Compile the pixel code for the build machine's CPU (-target-cpu native). Binaries then need a CPU like it."
+        ),
+        .trait(
+            name: "Server",
+            description: "Build kira serve's HTTP server (kira-serve, KiraServer) on SwiftNIO and Hummingbird. Without it they are not fetched, and kira-serve says how to get the server."
         ),
     ],
     dependencies: [

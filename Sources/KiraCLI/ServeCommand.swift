@@ -1,8 +1,11 @@
 import ArgumentParser
 import Dispatch
 import Kira
-import KiraServer
+import KiraServerAPI
 import Logging
+#if KIRA_SERVE_TOOL && Server
+import KiraServer
+#endif
 
 /// `kira serve`: the render API over HTTP (docs/serve.md).
 struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
@@ -116,7 +119,21 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
 
     func validate() throws { _ = try serverConfiguration(logger: Logger(label: "kira.serve")) }
 
+    /// In `kira`, runs `kira-serve` with the same arguments (``ServerProgram``); in `kira-serve`,
+    /// the server.
     func run() throws {
+        #if KIRA_SERVE_TOOL && Server
+        try serve()
+        #elseif KIRA_SERVE_TOOL
+        throw InputError("this kira-serve was built without its server (the Server trait): build it with the default traits, "
+                         + "'\(ServerProgram.buildCommand)'")
+        #else
+        try ServerProgram.replaceThisProcess()
+        #endif
+    }
+
+    #if KIRA_SERVE_TOOL && Server
+    private func serve() throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let configuration = try serverConfiguration(logger: Logger(label: "kira.serve"))
         // The command line is synchronous; the server runs in a task while this thread waits.
@@ -124,7 +141,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                try await serve(configuration) { host, port in
+                try await KiraServer.serve(configuration) { host, port in
                     writeToStandardError("kira serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n")
                 }
             } catch let error as ServerSetupError {
@@ -142,4 +159,5 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         // Written by the task before `done.signal()`, read after `done.wait()`.
         var failure: String?
     }
+    #endif
 }

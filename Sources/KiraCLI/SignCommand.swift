@@ -1,6 +1,6 @@
 import ArgumentParser
 import Kira
-import KiraServer
+import KiraServerAPI
 
 /// `kira sign`: the signed, canonical form of a render URL, for a server started with --key-file.
 struct SignCommand: ParsableCommand {

@@ -1,3 +1,4 @@
+#if Server
 import DequeModule
 import KiraImage
 
@@ -111,3 +112,4 @@ final class AdmissionGate: Sendable {
         if waiter != nil { release(bytes: 0, finished: false) }
     }
 }
+#endif

@@ -1,13 +1,15 @@
+#if Server
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import KiraServerAPI
 import Logging
 import NIOCore
 import ServiceLifecycle
 
 /// The server `configuration` describes, with its cards loaded: what `kira serve` runs and what
 /// the tests drive (`app.test(.router)` without sockets, `.live` with them).
-public func buildApplication(_ configuration: ServerConfiguration,
+public func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration,
                              onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in })
     throws(ServerSetupError) -> some ApplicationProtocol {
     try configuration.validate()
@@ -49,7 +51,7 @@ public func buildApplication(_ configuration: ServerConfiguration,
 
 /// Builds the server and runs it until SIGTERM or SIGINT (``runUntilTerminated(_:gracePeriod:logger:)``):
 /// what `kira serve` does. Throws ``ServerSetupError`` when it cannot start.
-public func serve(_ configuration: ServerConfiguration,
+public func serve(_ configuration: KiraServerAPI.ServerConfiguration,
                   onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) async throws {
     let application = try buildApplication(configuration, onListening: onListening)
     try await runUntilTerminated(application, gracePeriod: configuration.gracePeriod, logger: configuration.logger)
@@ -68,3 +70,4 @@ extension TimeAmount {
         self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
+#endif

@@ -1,7 +1,9 @@
+#if Server
 import Foundation
 import KiraCatalogue
 import KiraImage
 import KiraRequest
+import KiraServerAPI
 
 /// The cards a server serves, by id, decoded once at start-up.
 ///
@@ -129,3 +131,4 @@ public struct CardLibrary: Sendable {
         }
     }
 }
+#endif

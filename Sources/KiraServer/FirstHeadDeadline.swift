@@ -1,3 +1,4 @@
+#if Server
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -80,3 +81,4 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
         deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
     }
 }
+#endif

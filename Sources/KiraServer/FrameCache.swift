@@ -1,3 +1,4 @@
+#if Server
 import KiraImage
 import NIOCore
 import OrderedCollections
@@ -122,3 +123,4 @@ final class FrameCache: Sendable {
         for waiter in waiters { waiter.resume(with: result) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Dispatch
 import Foundation
 import KiraCatalogue
@@ -5,6 +6,7 @@ import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
+import KiraServerAPI
 import NIOCore
 
 /// What the render endpoint does, apart from HTTP: a card id and a query in, a frame (or the
@@ -196,3 +198,4 @@ final class FrameService: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -38,7 +39,7 @@ struct LiveController<Context: WebSocketRequestContext & RemoteAddressRequestCon
                 return
             }
             defer { open.withLock { $0 -= 1 } }
-            let session = LiveSession(service: service, encoding: encoding ?? .automatic(forPeer: context.requestContext.remoteAddress))
+            let session = LiveSession(service: service, encoding: encoding ?? .automatic(forPeer: context.requestContext.remoteAddress?.ipAddress))
             try await session.run(inbound: inbound, outbound: outbound)
         })
     }
@@ -46,3 +47,4 @@ struct LiveController<Context: WebSocketRequestContext & RemoteAddressRequestCon
     /// Live previews open now.
     var openConnections: Int { open.withLock { $0 } }
 }
+#endif

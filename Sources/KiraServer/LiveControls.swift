@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import KiraAnimation
 import KiraGeometry
@@ -121,3 +122,4 @@ struct LiveControls: Sendable {
         return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
+#endif

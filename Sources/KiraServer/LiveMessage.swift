@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import KiraImage
 
@@ -78,3 +79,4 @@ struct LiveNotice: Encodable, Sendable {
 
     var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
 }
+#endif

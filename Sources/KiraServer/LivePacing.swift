@@ -1,3 +1,4 @@
+#if Server
 /// When a live preview connection starts its next render: while a frame is in flight, late
 /// enough that the render shows the newest input, early enough that it is ready about when the
 /// page acknowledges the frame in flight. Rendering as soon as a frame is sent held each frame
@@ -35,3 +36,4 @@ struct LivePacing {
         old == .zero ? sample : (old * 3 + sample) / 4
     }
 }
+#endif

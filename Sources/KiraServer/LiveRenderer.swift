@@ -1,6 +1,8 @@
+#if Server
 import KiraImage
 import KiraRender
 import KiraRequest
+import KiraServerAPI
 import NIOCore
 
 /// A live preview connection's renderer: it makes each frame and cuts it down to what the
@@ -100,3 +102,4 @@ final class LiveRenderer: Sendable {
         return canvas.pixel(x: x, y: y)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import HummingbirdWebSocket
@@ -5,6 +6,7 @@ import KiraAnimation
 import KiraGeometry
 import KiraImage
 import KiraRequest
+import KiraServerAPI
 import NIOCore
 
 /// One live preview connection: the page's input in, frames out, latest wins.
@@ -290,3 +292,4 @@ final class LiveSession: Sendable {
         image.moveReaderIndex(to: start)
     }
 }
+#endif

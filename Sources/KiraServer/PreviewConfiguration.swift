@@ -1,7 +1,9 @@
+#if Server
 import Foundation
 import KiraAnimation
 import KiraGeometry
 import KiraRequest
+import KiraServerAPI
 
 /// What the live preview's page builds its controls from, written into the page as JSON: the
 /// cards, the width and tilt-limit ranges, the request parameters' entries (their ranges and
@@ -43,3 +45,4 @@ struct PreviewConfiguration: Encodable {
 
     var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data("{}".utf8), as: UTF8.self) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// The live preview's page, `GET /`: HTML, CSS and JavaScript in one document, kept in the
@@ -231,3 +232,4 @@ enum PreviewPage {
     </html>
     """#
 }
+#endif

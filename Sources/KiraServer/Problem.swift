@@ -1,7 +1,9 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
 import KiraRequest
+import KiraServerAPI
 
 /// An answer that is not a frame: an RFC 9457 problem (`application/problem+json`) that says what
 /// went wrong and what would be right, so that a client can act on it without reading logs.
@@ -124,3 +126,4 @@ extension Duration {
 extension Problem: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }
+#endif

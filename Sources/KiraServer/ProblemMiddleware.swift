@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 import Logging
 
@@ -26,3 +27,4 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

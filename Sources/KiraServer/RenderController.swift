@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 
 /// `GET /v1/cards/{id}/render.png?tilt_x=…`: maps the HTTP request onto ``FrameService`` and its
@@ -29,3 +30,4 @@ struct RenderController<Context: RequestContext> {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -35,3 +36,4 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         logger.info("\(request.method) \(String(path)) \(status) \(milliseconds) ms\(cache.map { " " + $0 } ?? "")")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Metrics
 import class Prometheus.PrometheusCollectorRegistry
 import struct Prometheus.PrometheusMetricsFactory
@@ -55,3 +56,4 @@ final class ServerMetrics: Sendable {
     /// The text `/metrics` answers.
     var exposition: [UInt8] { registry.emitToBuffer() }
 }
+#endif

@@ -1,5 +1,7 @@
+#if Server
 import Hummingbird
 import HummingbirdWebSocket
+import KiraServerAPI
 import NIOCore
 
 /// The request context of `kira serve`'s routes: Hummingbird's basic one, plus the WebSocket
@@ -16,3 +18,4 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddr
         remoteAddress = source.channel.remoteAddress
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 import ServiceLifecycle
 
@@ -25,3 +26,4 @@ struct StatusController<Context: RequestContext> {
                  body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }
+#endif

@@ -30,7 +30,7 @@ import Testing
     }
 
     /// The APNG's frames, composed as players do (apngdis), are the numbered frames.
-    @Test(.enabled(if: MediaTools.apngdis != nil, "needs Debian's apngdis (CI installs it)"))
+    @Test
     func apngFramesAreTheNumberedFrames() throws {
         let workspace = try Workspace()
         let result = try Self.animate(in: workspace)

@@ -28,8 +28,8 @@ import Testing
     }
 
     /// 100 frames/s, long enough that a rate over 100 would give two frames one time, works.
-    @Test(.enabled(if: OutputTargetTests.ffmpegFound, "needs ffmpeg (CI installs it)"))
-    func gifAt100FramesPerSecondWorks() throws {
+    @Test func gifAt100FramesPerSecondWorks() throws {
+        _ = try Prerequisite.ffmpeg.path()
         let workspace = try Workspace()
         let result = try workspace.run(card: "animate", "--preset", "seed003-tilt", "--fps", "100", "--duration", "0.7",
                                        "--size", "24x24", "--video", "output/a.gif", "--quiet")
@@ -83,8 +83,8 @@ import Testing
 /// ffmpeg's memory is in the budget: a video that fits Kira's share but not ffmpeg's is refused
 /// before anything renders (the smaller twin of an 8192² WebM that peaked at 13.8 GiB under 2 GiB).
 @Suite struct VideoBudgetTests {
-    @Test(.enabled(if: OutputTargetTests.ffmpegFound, "needs ffmpeg (CI installs it)"))
-    func ffmpegsShareIsCounted() throws {
+    @Test func ffmpegsShareIsCounted() throws {
+        _ = try Prerequisite.ffmpeg.path()
         let workspace = try Workspace()
         let start = Date()
         let result = try workspace.run(card: "animate", "--preset", "seed003-tilt", "--size", "2048x2048", "--fps", "2",

@@ -74,7 +74,7 @@ import Testing
     @Test func artIsConvertedToSRGBAndMasksAreNot() throws {
         let workspace = try Workspace(empty: ())
         let art = Self.art()
-        let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"))))
+        let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: try Prerequisite.adobeRGBProfile.contents())
         try Data(ColorChunks.retagged(try PNGCodec.encode(art), with: [("iCCP", adobe)])).write(to: URL(fileURLWithPath: workspace.file("art.png")))
         var black = RGBAImage<UInt8>(width: 40, height: 56)
         for i in stride(from: 3, to: black.channels.count, by: 4) { black.channels[i] = 255 }
@@ -87,7 +87,7 @@ import Testing
         var input = ""
         for pixel in 0..<(40 * 56) { input += "\(art.channels[4 * pixel]) \(art.channels[4 * pixel + 1]) \(art.channels[4 * pixel + 2])\n" }
         try input.write(toFile: workspace.file("in.txt"), atomically: false, encoding: .utf8)
-        let transicc = try MediaTools.run("sh", ["-c", "transicc -t1 -s -n -i /usr/share/color/icc/compatibleWithAdobeRGB1998.icc -o '*sRGB' < '\(workspace.file("in.txt"))'"])
+        let transicc = try MediaTools.run("sh", ["-c", "'\(try Prerequisite.transicc.path())' -t1 -s -n -i '\(try Prerequisite.adobeRGBProfile.path())' -o '*sRGB' < '\(workspace.file("in.txt"))'"])
         let expected = String(decoding: transicc.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
         #expect(expected.count == 40 * 56 * 3, "\(transicc.stderr)")
         var error = 0.0
@@ -115,7 +115,7 @@ extension MaskRulesTests {
     /// it, the same file as a mask not converted.
     @Test func batchConvertsArtAsRenderDoes() throws {
         let workspace = try Workspace(empty: ())
-        let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"))))
+        let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: try Prerequisite.adobeRGBProfile.contents())
         try Data(ColorChunks.retagged(try PNGCodec.encode(Self.art()), with: [("iCCP", adobe)])).write(to: URL(fileURLWithPath: workspace.file("art.png")))
         try PNGCodec.write(Self.art(), to: workspace.file("plain.png"))
         try "output,art,mask,tilt_x\nb.png,art.png,art.png,5\n".write(toFile: workspace.file("cards.csv"), atomically: false, encoding: .utf8)

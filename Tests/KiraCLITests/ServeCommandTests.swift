@@ -1,6 +1,7 @@
+#if Server
 import Foundation
 import Kira
-import KiraServer
+import KiraServerAPI
 import Testing
 
 /// `kira serve` as a process: its frames are `kira render`'s bytes, it signs, refuses what it
@@ -136,3 +137,4 @@ import Testing
         }
     }
 }
+#endif

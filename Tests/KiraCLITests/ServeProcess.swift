@@ -1,4 +1,5 @@
 import Foundation
+import KiraTestSupport
 
 /// A `kira serve` process for the tests: started on a free port, its standard error collected,
 /// stopped with a signal.
@@ -69,10 +70,10 @@ enum Curl {
     /// GETs `url` with `headers`.
     static func get(_ url: String, headers: [String] = []) throws -> Response {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = URL(fileURLWithPath: try Prerequisite.curl.path())
         let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("kira-curl-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: headerFile) }
-        process.arguments = ["curl", "-s", "-D", headerFile, "-o", "-", "--max-time", "120"] + headers.flatMap { ["-H", $0] } + [url]
+        process.arguments = ["-s", "-D", headerFile, "-o", "-", "--max-time", "120"] + headers.flatMap { ["-H", $0] } + [url]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

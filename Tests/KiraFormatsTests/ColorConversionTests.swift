@@ -6,8 +6,8 @@ import Testing
 
 /// Art's colour chunks read, and art in other spaces converted to sRGB by LittleCMS.
 @Suite struct ColorConversionTests {
-    static let adobeRGB = "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"
-    static let sRGBProfile = "/usr/share/color/icc/sRGB.icc"
+    static let adobeRGB = Prerequisite.adobeRGBProfile
+    static let sRGBProfile = Prerequisite.sRGBProfile
 
     /// A picture with every level of each channel and mixes of them, opaque but for one column.
     static func picture() -> RGBAImage<UInt8> {
@@ -24,7 +24,7 @@ import Testing
         try PNGCodec.decodeFile(ColorChunks.retagged(try PNGCodec.encode(image), with: chunks))
     }
 
-    static func profile(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+    static func profile(_ profile: Prerequisite) throws -> [UInt8] { try profile.contents() }
 
     @Test func theChunksAreRead() throws {
         let image = Self.picture()
@@ -45,18 +45,19 @@ import Testing
 
     /// sRGB by any name passes through as stored: the chunk, no chunk at all, gAMA 1/2.2 with or
     /// without sRGB's primaries, an sRGB ICC profile.
-    static let sRGBTags: [String: [(String, [UInt8])]] = [
-        "sRGB chunk": [("sRGB", [1])],
-        "no colour chunk": [],
-        "gAMA 1/2.2": [("gAMA", ColorChunks.gAMA(1 / 2.2))],
-        "gAMA 0.45 and sRGB's cHRM": [("gAMA", ColorChunks.gAMA(0.45)), ("cHRM", PNGColorChunks.sRGBChromaticities.flatMap(PNGFixture.bigEndian))],
-        "an sRGB ICC profile of another maker": [("iCCP", ColorChunks.iCCP(name: "sRGB", profile: try! profile(sRGBProfile)))],
-        "an sRGB chunk beside another profile": [("sRGB", [0]), ("iCCP", ColorChunks.iCCP(name: "Adobe", profile: try! profile(adobeRGB)))],
+    /// Made when a test runs: a missing profile then fails that test, naming its package.
+    static let sRGBTags: [String: @Sendable () throws -> [(String, [UInt8])]] = [
+        "sRGB chunk": { [("sRGB", [1])] },
+        "no colour chunk": { [] },
+        "gAMA 1/2.2": { [("gAMA", ColorChunks.gAMA(1 / 2.2))] },
+        "gAMA 0.45 and sRGB's cHRM": { [("gAMA", ColorChunks.gAMA(0.45)), ("cHRM", PNGColorChunks.sRGBChromaticities.flatMap(PNGFixture.bigEndian))] },
+        "an sRGB ICC profile of another maker": { [("iCCP", ColorChunks.iCCP(name: "sRGB", profile: try profile(sRGBProfile)))] },
+        "an sRGB chunk beside another profile": { [("sRGB", [0]), ("iCCP", ColorChunks.iCCP(name: "Adobe", profile: try profile(adobeRGB)))] },
     ]
 
     @Test(arguments: sRGBTags.keys.sorted())
     func sRGBArtPassesThroughExactly(name: String) throws {
-        let image = Self.picture(), chunks = Self.sRGBTags[name]!
+        let image = Self.picture(), chunks = try Self.sRGBTags[name]!()
         let converted = ColorConversion.toSRGB(try Self.file(image, chunks))
         #expect(converted.outcome == .sRGB, "\(name)")
         #expect(converted.image == .rgba8(image), "\(name)")
@@ -72,7 +73,7 @@ import Testing
             return
         }
         #expect(source.contains("Adobe") || source.contains("ICC"), "\(source)")
-        let expected = try Self.transicc(image, profile: Self.adobeRGB)
+        let expected = try Self.transicc(image, profile: try Self.adobeRGB.path())
         var error = 0.0
         for pixel in 0..<(image.width * image.height) {
             for c in 0..<3 { error += abs(Double(output.channels[4 * pixel + c]) - expected[3 * pixel + c]) }
@@ -92,7 +93,7 @@ import Testing
             input += "\(image.channels[4 * pixel]) \(image.channels[4 * pixel + 1]) \(image.channels[4 * pixel + 2])\n"
         }
         try input.write(toFile: directory.path + "/in.txt", atomically: false, encoding: .utf8)
-        let output = try MediaTools.run("sh", ["-c", "transicc -t1 -s -n -i '\(profile)' -o '*sRGB' < '\(directory.path)/in.txt'"])
+        let output = try MediaTools.run("sh", ["-c", "'\(try Prerequisite.transicc.path())' -t1 -s -n -i '\(profile)' -o '*sRGB' < '\(directory.path)/in.txt'"])
         let values = String(decoding: output.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
         guard output.status == 0, values.count == 3 * image.width * image.height else {
             throw MediaTools.Failure(message: "transicc: status \(output.status), \(values.count) values: \(output.stderr)")

@@ -2,7 +2,8 @@ import Foundation
 
 /// The real media tools the tests check videos with: ffmpeg (to decode frames back), ffprobe
 /// (codec, pixel format, size, frames, duration) and webpmux (animated WebP, which ffprobe 5
-/// cannot decode). CI installs them (.ci/run).
+/// cannot decode). The README's set-up line installs them; a missing one fails the test that
+/// needs it with one line naming its package (``Prerequisite``).
 public enum MediaTools {
     public struct Output {
         public var status: Int32
@@ -18,6 +19,7 @@ public enum MediaTools {
 
     /// Runs `program` (looked up on PATH) and collects what it prints.
     public static func run(_ program: String, _ arguments: [String]) throws -> Output {
+        if let prerequisite = Prerequisite.programs.first(where: { $0.name == program }) { _ = try prerequisite.path() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -80,14 +82,11 @@ public enum MediaTools {
         return (width, height, loopCount, durations, text.contains("transparency"))
     }
 
-    /// Debian's `apngdis`, where installed (CI installs it): it splits an APNG into whole frames,
-    /// composing the changed rectangles as players do.
-    public static let apngdis = ["/usr/bin/apngdis", "/usr/local/bin/apngdis"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    /// Runs `apngdis FILE PREFIX` in `directory`, which writes PREFIX1.png, PREFIX2.png, … there;
-    /// throws unless it exits with status 0.
+    /// Runs Debian's `apngdis FILE PREFIX` in `directory`, which splits an APNG into whole frames,
+    /// composing the changed rectangles as players do: PREFIX1.png, PREFIX2.png, … there; throws
+    /// unless it exits with status 0.
     public static func splitAPNG(_ file: String, prefix: String, in directory: String) throws {
-        guard let apngdis else { throw Failure(message: "apngdis is not installed") }
+        let apngdis = try Prerequisite.apngdis.path()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: apngdis)
         process.arguments = [file, prefix]

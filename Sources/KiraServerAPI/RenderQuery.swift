@@ -55,7 +55,7 @@ public struct RenderQuery: Sendable {
     }
 
     /// The query's `name=value` pairs, percent-decoded; `+` is a plus sign, not a space.
-    static func pairs(_ rawQuery: String) throws(RequestError) -> [(String, String)] {
+    package static func pairs(_ rawQuery: String) throws(RequestError) -> [(String, String)] {
         var pairs: [(String, String)] = []
         for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -60,7 +60,7 @@ public struct ServerConfiguration: Sendable {
     public var servesPreview: Bool { key == nil || preview }
 
     /// The threads each render uses.
-    var renderThreads: Int { threadsPerRender ?? max(1, TileScheduler.processorCount / maxInflight) }
+    package var renderThreads: Int { threadsPerRender ?? max(1, TileScheduler.processorCount / maxInflight) }
 
     /// Refuses a configuration the server cannot honour, with the reason and what would do.
     public func validate() throws(ServerSetupError) {

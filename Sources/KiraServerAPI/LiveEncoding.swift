@@ -1,6 +1,5 @@
 import KiraFormats
 import KiraRequest
-import NIOCore
 
 /// How the live preview's frames are encoded on their way to the page.
 ///
@@ -20,13 +19,13 @@ public enum LiveEncoding: String, Sendable, CaseIterable {
     /// Lossy WebP through libwebp at quality 85, with alpha.
     case webp
 
-    /// The encoding for a page at `peer` unless the server was told one: raw pixels over
-    /// loopback, where bytes cost next to nothing, and a fast PNG to any other address (or an
-    /// unknown one). On loopback, raw frames beat PNG in frames a second and latency alike
-    /// (docs/live-preview.md).
-    public static func automatic(forPeer peer: SocketAddress?) -> LiveEncoding {
-        guard let address = peer?.ipAddress else { return .png }
-        return address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.") ? .raw : .png
+    /// The encoding for a page at the IP address `peer` unless the server was told one: raw
+    /// pixels over loopback, where bytes cost next to nothing, and a fast PNG to any other
+    /// address (or an unknown one). On loopback, raw frames beat PNG in frames a second and
+    /// latency alike (docs/live-preview.md).
+    public static func automatic(forPeer peer: String?) -> LiveEncoding {
+        guard let peer else { return .png }
+        return peer == "::1" || peer.hasPrefix("127.") || peer.hasPrefix("::ffff:127.") ? .raw : .png
     }
 
     /// The word that leaves the choice to ``automatic(forPeer:)``.
@@ -43,7 +42,7 @@ public enum LiveEncoding: String, Sendable, CaseIterable {
     }
 
     /// The still format encoded, nil for raw pixels.
-    var format: StillFormat? {
+    package var format: StillFormat? {
         switch self {
         case .raw: nil
         case .png: .png
@@ -53,7 +52,7 @@ public enum LiveEncoding: String, Sendable, CaseIterable {
     }
 
     /// The media type the page builds its image from.
-    var mediaType: String {
+    package var mediaType: String {
         switch self {
         case .raw: "application/x-kira-rgba"
         case .png: "image/png"
@@ -63,7 +62,7 @@ public enum LiveEncoding: String, Sendable, CaseIterable {
     }
 
     /// The output settings of a live frame.
-    var output: OutputSettings {
+    package var output: OutputSettings {
         self == .png ? OutputSettings(compression: .fast) : OutputSettings()
     }
 }
