@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -137,3 +138,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import KiraRequest
 import KiraServer
@@ -82,3 +83,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -101,3 +102,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Dispatch
 import Foundation
 import HummingbirdTesting
@@ -155,3 +156,4 @@ private func onDispatch(_ work: @escaping @Sendable () -> Void) async {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 @testable import KiraServer
 import Testing
 
@@ -29,3 +30,4 @@ struct LivePacingTests {
         #expect(pacing.nextRenderStart! < t1 + .milliseconds(100))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -237,3 +238,4 @@ extension RenderQuery {
         return (try? pairs(query)) ?? []
     }
 }
+#endif

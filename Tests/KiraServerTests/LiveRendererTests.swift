@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import KiraAnimation
 import KiraGeometry
@@ -85,3 +86,4 @@ import Testing
         return (card, controls, controls.window(for: card, tiltLimit: interaction.tiltLimit))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -102,3 +103,4 @@ import Testing
         }
     }
 }
+#endif

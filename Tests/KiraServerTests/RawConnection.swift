@@ -1,3 +1,4 @@
+#if Server
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -133,3 +134,4 @@ func raiseOpenFileLimit() -> Int {
     getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     return Int(limit.rlim_cur)
 }
+#endif

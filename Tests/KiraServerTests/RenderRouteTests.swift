@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -108,3 +109,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -106,3 +107,4 @@ extension TestResponse {
     var bytes: [UInt8] { Array(buffer: body) }
     var cacheSource: String? { headers[HTTPField.Name("X-Kira-Cache")!] }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -88,3 +89,4 @@ import Testing
         #expect(throws: ServerSetupError.self) { try ServerFixtures.configuration { $0.key = Array("short".utf8) }.validate() }
     }
 }
+#endif
