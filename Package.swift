@@ -222,12 +222,16 @@ let targets: [Target] = [
         name: "KiraServerTests",
         dependencies: [
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            // The tests' HTTP and WebSocket clients are their own, on what the server already
+            // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
@@ -261,7 +265,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The live preview's WebSocket (`GET /live` of `kira serve`): RFC 6455 on the same Hummingbird
-        // router and port as the HTTP API, with a test client for the route tests.
+        // router and port as the HTTP API.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // `swift package generate-documentation`: the DocC catalogues under Sources/*/*.docc (CI builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
