@@ -242,12 +242,16 @@ let targets: [Target] = [
         name: "KiraServerTests",
         dependencies: [
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
-            server("HummingbirdTesting", "hummingbird"),
+            // The tests' HTTP and WebSocket clients are their own, on what the server already
+            // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             server("Hummingbird", "hummingbird"),
+            server("HummingbirdCore", "hummingbird"),
             server("HTTPTypes", "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
-            server("HummingbirdWSTesting", "hummingbird-websocket"),
-            server("HummingbirdWSClient", "hummingbird-websocket"),
+            server("NIOCore", "swift-nio"),
+            server("NIOPosix", "swift-nio"),
+            server("NIOEmbedded", "swift-nio"),
+            server("NIOHTTP1", "swift-nio"),
             server("NIOWebSocket", "swift-nio"),
             server("ServiceLifecycle", "swift-service-lifecycle"),
         ],
@@ -283,7 +287,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The live preview's WebSocket (`GET /live` of `kira serve`): RFC 6455 on the same Hummingbird
-        // router and port as the HTTP API, with a test client for the route tests.
+        // router and port as the HTTP API.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // `swift package generate-documentation`: the DocC catalogues under Sources/*/*.docc (CI builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),

@@ -8,7 +8,7 @@ import NIOCore
 import ServiceLifecycle
 
 /// The server `configuration` describes, with its cards loaded: what `kira serve` runs and what
-/// the tests drive (`app.test(.router)` without sockets, `.live` with them).
+/// the tests drive, in process and on a socket.
 public func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration,
                              onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in })
     throws(ServerSetupError) -> some ApplicationProtocol {

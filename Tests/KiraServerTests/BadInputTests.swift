@@ -2,7 +2,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import KiraRequest
 import KiraServer
 import Testing
@@ -23,7 +22,7 @@ import Testing
                                configuration: ServerConfiguration = ServerFixtures.configuration(),
                                sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let app = try buildApplication(configuration)
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             for uri in uris {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == status, "\(uri.prefix(120))", sourceLocation: sourceLocation)
@@ -45,7 +44,7 @@ import Testing
     func everyParameterRefusesAnImpossibleValue(name: String) async throws {
         try await Self.expectProblem("/v1/cards/sample/render.png?\(name)=%01zz", status: .badRequest, kind: "bad-parameter", parameter: name)
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let problem = try ServerFixtures.problem(try await client.execute(uri: "/v1/cards/sample/render.png?\(name)=%01zz", method: .get))
             #expect((problem["allowed"] as? String) == RenderRequest.parameter(named: name)?.help(naming: { $0 }))
         }
@@ -131,7 +130,7 @@ import Testing
 
     @Test func otherMethodsAreProblems() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/v1/cards/sample/render.png", method: .post, body: ByteBuffer(string: "x"))
             #expect(response.status == .notFound || response.status == .methodNotAllowed)
             #expect(response.headers[.contentType] == "application/problem+json")

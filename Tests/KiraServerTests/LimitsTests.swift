@@ -2,14 +2,13 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import KiraServer
 import Testing
 
 /// Bounded work: renders at once, waiting, deadlines, the cache's bytes, one render per frame.
 @Suite struct LimitsTests {
     /// The statuses and headers of `uris` requested all at once.
-    static func concurrently(_ uris: [String], _ client: some TestClientProtocol) async throws -> [TestResponse] {
+    static func concurrently(_ uris: [String], _ client: some HTTPTestClient) async throws -> [TestResponse] {
         try await withThrowingTaskGroup(of: TestResponse.self) { group in
             for uri in uris { group.addTask { try await client.execute(uri: uri, method: .get) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -21,7 +20,7 @@ import Testing
             $0.maxInflight = 1
             $0.maxWait = .zero
         })
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let uris = (0..<8).map { "/v1/cards/sample/render.png?tilt_x=\($0)&size=300x400" }
             let responses = try await Self.concurrently(uris, client)
             #expect(responses.allSatisfy { $0.status == .ok || $0.status == .serviceUnavailable })
@@ -42,7 +41,7 @@ import Testing
 
     @Test func identicalRequestsInFlightRenderOnce() async throws {
         let app = try buildApplication(ServerFixtures.configuration { $0.maxInflight = 2 })
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let uri = "/v1/cards/sample/render.png?tilt_x=12&size=300x400"
             let responses = try await Self.concurrently(Array(repeating: uri, count: 10), client)
             #expect(responses.allSatisfy { $0.status == .ok }, "\(responses.map { "\($0.status) \($0.headers) \(String(buffer: $0.body).prefix(300))" })")
@@ -56,7 +55,7 @@ import Testing
     /// A request past its deadline is a 503; its render goes on and serves the next request.
     @Test func aDeadlineIs503AndTheRenderIsNotWasted() async throws {
         let app = try buildApplication(ServerFixtures.configuration { $0.deadline = .milliseconds(1) })
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let uri = "/v1/cards/sample/render.png?tilt_y=33&size=400x500"
             let late = try await client.execute(uri: uri, method: .get)
             #expect(late.status == .serviceUnavailable)
@@ -78,7 +77,7 @@ import Testing
         let frameSize = try ServerFixtures.expectedFrame(values(0)).count
         let capacity = frameSize * 7 / 2
         let app = try buildApplication(ServerFixtures.configuration { $0.cacheBytes = capacity })
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let uri = { (i: Int) in "/v1/cards/sample/render.png?" + values(i).map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
             for i in 0..<3 { #expect(try await client.execute(uri: uri(i), method: .get).cacheSource == "miss") }
             // Frame 0 is used again, so frame 1 is now the least recent and goes first.

@@ -1,8 +1,6 @@
 #if Server
 import Dispatch
 import Foundation
-import HummingbirdTesting
-import HummingbirdWSTesting
 import KiraImage
 @testable import KiraServer
 import Testing
@@ -14,23 +12,22 @@ import Testing
     /// the region the card covers byte for byte, the fill colour everywhere else, in a window of
     /// the API's canvas that holds every pose the tilt limit allows.
     @Test func framesOverLoopbackAreTheAPIFramesPixels() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.live) { client in
+        try await ServerFixtures.running(ServerFixtures.configuration()) { port in
             let seen = Locked<[LiveFrame]>([])
-            try await client.ws("/live", configuration: .init(maxFrameSize: LiveMessages.maxFrameSize)) { inbound, outbound, _ in
-                var messages = LiveMessages(inbound)
+            try await WebSocketClient.connect(port: port, path: "/live", maxMessageSize: LiveMessages.maxMessageSize) { socket in
+                var messages = LiveMessages(socket)
                 _ = try await messages.frame(notices: Locked([]))
-                try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)
-                try await outbound.writeTextMessage(##"{"type":"set","name":"background","value":"#203040"}"##)
-                try await outbound.writeTextMessage(#"{"type":"drag","id":3,"dx":40,"dy":-20}"#)
-                try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                try await socket.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)
+                try await socket.writeTextMessage(##"{"type":"set","name":"background","value":"#203040"}"##)
+                try await socket.writeTextMessage(#"{"type":"drag","id":3,"dx":40,"dy":-20}"#)
+                try await socket.writeTextMessage(#"{"type":"ack"}"#)
                 var frame = try await messages.frame(notices: Locked([]))
                 while frame.number("input") < 3 {
-                    try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                    try await socket.writeTextMessage(#"{"type":"ack"}"#)
                     frame = try await messages.frame(notices: Locked([]))
                 }
                 seen.withLock { $0.append(frame) }
-                try await outbound.close(.normalClosure, reason: nil)
+                try await socket.close(.normalClosure)
             }
             try Self.checkPixels(of: try #require(seen.withLock { $0.first }))
         }
@@ -72,9 +69,8 @@ import Testing
     /// one: the server renders the frame it sends and at most one more, then waits
     /// (back-pressure, not a queue), and goes on serving everyone else.
     @Test func aClientThatNeverReadsGetsOneFrameAndOneWaiting() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await ServerFixtures.running(ServerFixtures.configuration()) { port in
+            let client = SocketClient(port: port)
             let connection = try await RawConnection.open(1, port: port)[0]
             connection.send(RawConnection.webSocketUpgrade(path: "/live"))
             #expect(try await Self.renders(client, reaching: 1) >= 1)
@@ -100,8 +96,6 @@ import Testing
     @Test func aThousandConnectionsBeyondTheCapAreRefusedWithAReason() async throws {
         let limit = raiseOpenFileLimit()
         try #require(limit >= 2200, "this test holds 1 000 connections at both ends; the open-file limit is \(limit)")
-        // A server without the test client app.test opens: that client's connect, made as the test
-        // starts, could time out behind a thousand others in the listen queue.
         try await ServerFixtures.running(ServerFixtures.configuration { $0.maxLiveConnections = 4 }) { port in
             let connections = try await RawConnection.open(1000, port: port)
             await onDispatch { for connection in connections { connection.send(RawConnection.webSocketUpgrade(path: "/live")) } }
@@ -127,14 +121,14 @@ import Testing
     }
 
     /// The server's `kira_renders_total`.
-    static func renders(_ client: some TestClientProtocol) async throws -> Double {
+    static func renders(_ client: some HTTPTestClient) async throws -> Double {
         let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("kira_renders_total ") }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
     }
 
     /// The server's `kira_renders_total` once it has reached `count`, or after a minute.
-    static func renders(_ client: some TestClientProtocol, reaching count: Double) async throws -> Double {
+    static func renders(_ client: some HTTPTestClient, reaching count: Double) async throws -> Double {
         var renders = 0.0
         for _ in 0..<600 where renders < count {
             try await Task.sleep(for: .milliseconds(100))

@@ -2,15 +2,12 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSClient
-import HummingbirdWSTesting
 import KiraAnimation
 import KiraGeometry
 import KiraImage
 import KiraRender
 import KiraRequest
-import NIOWebSocket
+import NIOCore
 @testable import KiraServer
 import Testing
 
@@ -20,7 +17,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(10))) struct LivePreviewTests {
     @Test func thePageIsServedWithTheParametersOwnRanges() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/html; charset=utf-8")
@@ -37,12 +34,12 @@ import Testing
 
     @Test func aSignedServerServesThePreviewOnlyWhenAsked() async throws {
         let hidden = try buildApplication(ServerFixtures.configuration { $0.key = ServerFixtures.key })
-        try await hidden.test(.router) { client in
+        try await RouterClient.withClient(for: hidden) { client in
             let status = try await client.execute(uri: "/", method: .get).status
             #expect(status == .notFound)
         }
         let shown = try buildApplication(ServerFixtures.configuration { $0.key = ServerFixtures.key; $0.preview = true })
-        try await shown.test(.router) { client in
+        try await RouterClient.withClient(for: shown) { client in
             let status = try await client.execute(uri: "/", method: .get).status
             #expect(status == .ok)
         }
@@ -51,36 +48,34 @@ import Testing
     /// A drag gives a frame of the dragged pose, the frame's download link is the API's URL of
     /// the same pose, and bad input is answered with a notice while the connection stays open.
     @Test func framesFollowTheInput() async throws {
-        let app = try buildApplication(ServerFixtures.configuration { $0.liveEncoding = .png })
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await ServerFixtures.running(ServerFixtures.configuration { $0.liveEncoding = .png }) { port in
             let seen = Locked<[LiveFrame]>([]), notices = Locked<[String]>([])
-            try await client.ws("/live", configuration: .init(maxFrameSize: LiveMessages.maxFrameSize)) { inbound, outbound, _ in
-                var messages = LiveMessages(inbound)
+            try await WebSocketClient.connect(port: port, path: "/live", maxMessageSize: LiveMessages.maxMessageSize) { socket in
+                var messages = LiveMessages(socket)
                 let first = try await messages.frame(notices: notices)
                 #expect(first.number("tiltX") == 0)
                 #expect(first.number("flip") == 0)
                 #expect(first.image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-                try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)
-                try await outbound.writeTextMessage(#"{"type":"drag","id":5,"dx":40,"dy":20}"#)
-                try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                try await socket.writeTextMessage(#"{"type":"set","name":"width","value":"200"}"#)
+                try await socket.writeTextMessage(#"{"type":"drag","id":5,"dx":40,"dy":20}"#)
+                try await socket.writeTextMessage(#"{"type":"ack"}"#)
                 var frame = try await messages.frame(notices: notices)
                 while frame.number("input") < 5 {
-                    try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                    try await socket.writeTextMessage(#"{"type":"ack"}"#)
                     frame = try await messages.frame(notices: notices)
                 }
                 #expect(frame.number("tiltX") == -3)
                 #expect(frame.number("tiltY") == 6)
                 #expect(frame.number("width") == 200)
                 seen.withLock { $0.append(frame) }
-                try await outbound.writeTextMessage("not json")
-                try await outbound.writeTextMessage(#"{"type":"set","name":"glare","value":"7"}"#)
-                try await outbound.writeTextMessage(#"{"type":"set","name":"art","value":"/etc/passwd"}"#)
-                try await outbound.writeTextMessage(#"{"type":"drag","dx":1e999,"dy":0}"#)
-                while notices.withLock({ $0.count }) < 4, let message = try await messages.iterator.next() {
+                try await socket.writeTextMessage("not json")
+                try await socket.writeTextMessage(#"{"type":"set","name":"glare","value":"7"}"#)
+                try await socket.writeTextMessage(#"{"type":"set","name":"art","value":"/etc/passwd"}"#)
+                try await socket.writeTextMessage(#"{"type":"drag","dx":1e999,"dy":0}"#)
+                while notices.withLock({ $0.count }) < 4, let message = try await messages.socket.next() {
                     if case .text(let text) = message { notices.withLock { $0.append(text) } }
                 }
-                try await outbound.close(.normalClosure, reason: nil)
+                try await socket.close(.normalClosure)
             }
             let frame = try #require(seen.withLock { $0.first })
             let url = try #require(frame.header["url"] as? String)
@@ -90,7 +85,7 @@ import Testing
             let api = try await ServerFixtures.get(url, port: port, timeout: .seconds(120))
             #expect(api.status == .ok)
             let expected = try ServerFixtures.expectedFrame(query)
-            #expect(Array(buffer: api.body ?? ByteBuffer()) == expected)
+            #expect(Array(buffer: api.body) == expected)
             let command = try #require(frame.header["command"] as? String)
             #expect(command.hasPrefix("kira render --tilt-x=-3 --tilt-y=6 --crossfade --scale="))
             let messages = notices.withLock { $0 }
@@ -118,25 +113,25 @@ import Testing
 
     /// Ten thousand inputs in a burst: only the newest pose is rendered, and the server goes on.
     @Test func aFloodOfInputRendersOnlyTheNewest() async throws {
-        let app = try buildApplication(ServerFixtures.configuration { $0.liveEncoding = .jpeg })
-        try await app.test(.live) { client in
+        try await ServerFixtures.running(ServerFixtures.configuration { $0.liveEncoding = .jpeg }) { port in
+            let client = SocketClient(port: port)
             let frames = Locked(0)
-            try await client.ws("/live", configuration: .init(maxFrameSize: LiveMessages.maxFrameSize)) { inbound, outbound, _ in
-                var messages = LiveMessages(inbound)
+            try await WebSocketClient.connect(port: port, path: "/live", maxMessageSize: LiveMessages.maxMessageSize) { socket in
+                var messages = LiveMessages(socket)
                 _ = try await messages.frame(notices: Locked([]))
-                try await outbound.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
-                for i in 1...10_000 { try await outbound.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i % 60),"dy":0}"#) }
-                try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                try await socket.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
+                for i in 1...10_000 { try await socket.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i % 60),"dy":0}"#) }
+                try await socket.writeTextMessage(#"{"type":"ack"}"#)
                 var frame = try await messages.frame(notices: Locked([]))
                 frames.withLock { $0 += 1 }
                 while frame.number("input") < 10_000 {
-                    try await outbound.writeTextMessage(#"{"type":"ack"}"#)
+                    try await socket.writeTextMessage(#"{"type":"ack"}"#)
                     frame = try await messages.frame(notices: Locked([]))
                     frames.withLock { $0 += 1 }
                 }
                 #expect(frame.image.starts(with: [0xFF, 0xD8]))
                 #expect(frame.number("tiltY") == Double(10_000 % 60) * 0.15)
-                try await outbound.close(.normalClosure, reason: nil)
+                try await socket.close(.normalClosure)
             }
             // Latest wins: a handful of frames, not one per input.
             #expect(frames.withLock { $0 } < 50)
@@ -206,17 +201,16 @@ struct LiveFrame: @unchecked Sendable {
 
 /// The messages of a live preview connection, as frames and notices.
 struct LiveMessages {
-    /// A client's frame size limit that takes any frame of the tests' cards: the server sends
-    /// each message as one WebSocket frame.
-    static let maxFrameSize = 1 << 26
+    /// A client's message size limit that takes any frame of the tests' cards.
+    static let maxMessageSize = 1 << 26
 
-    var iterator: WebSocketInboundMessageStream.AsyncIterator
+    let socket: WebSocketClient
 
-    init(_ inbound: WebSocketInboundStream) { iterator = inbound.messages(maxSize: Self.maxFrameSize).makeAsyncIterator() }
+    init(_ socket: WebSocketClient) { self.socket = socket }
 
     /// The next frame; notices before it are added to `notices`.
     mutating func frame(notices: Locked<[String]>) async throws -> LiveFrame {
-        while let message = try await iterator.next() {
+        while let message = try await socket.next() {
             switch message {
             case .text(let text): notices.withLock { $0.append(text) }
             case .binary(var buffer):

@@ -2,21 +2,21 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import KiraServer
 import Testing
 
-/// The server on a real socket (`.live`): 304s, signatures, 503s, slow and vanishing clients,
+/// The server on a real socket: 304s, signatures, 503s, slow and vanishing clients,
 /// thousands of idle connections.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func notModifiedSignaturesAndOverloadOverASocket() async throws {
-        let app = try buildApplication(ServerFixtures.configuration {
+        let configuration = ServerFixtures.configuration {
             $0.key = ServerFixtures.key
             $0.maxInflight = 1
             $0.maxWait = .zero
-        })
+        }
         let signer = URLSignature(key: ServerFixtures.key)
-        try await app.test(.live) { client in
+        try await ServerFixtures.running(configuration) { port in
+            let client = SocketClient(port: port)
             let uri = try signer.sign(url: "/v1/cards/sample/render.png?tilt_x=-20&size=200x260")
             let frame = try await client.execute(uri: uri, method: .get)
             #expect(frame.status == .ok)
@@ -24,8 +24,7 @@ import Testing
             #expect(try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
             #expect(try await client.execute(uri: uri.replacingOccurrences(of: "tilt_x=-20", with: "tilt_x=-21"), method: .get).status == .forbidden)
             let uris = try (0..<6).map { try signer.sign(url: "/v1/cards/sample/render.png?flip=\($0 * 10)&size=300x400") }
-            // A connection each: the test client sends one request at a time on its connection.
-            let port = try #require(client.port)
+            // Side by side, a connection each.
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for uri in uris {
                     group.addTask {
@@ -58,9 +57,8 @@ import Testing
     /// A client that leaves mid-render: the frame is still made once and cached, and nothing
     /// stays in flight.
     @Test func aClientThatLeavesMidRenderWastesNothing() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await ServerFixtures.running(ServerFixtures.configuration()) { port in
+            let client = SocketClient(port: port)
             // About a second of rendering in a debug build (more under load): the polls below see it under way.
             let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=3000x4000"
             var leaving: RawConnection? = try RawConnection(port: port)
@@ -92,8 +90,6 @@ import Testing
     @Test func twoThousandIdleConnections() async throws {
         let limit = raiseOpenFileLimit()
         try #require(limit >= 4200, "this test holds 2 000 connections at both ends; the open-file limit is \(limit)")
-        // A server without the test client app.test opens: that client's connect, made as the test
-        // starts, could time out behind two thousand others in the listen queue.
         try await ServerFixtures.running(ServerFixtures.configuration()) { port in
             var connections = try await RawConnection.open(2000, port: port)
             #expect(try await ServerFixtures.get("/healthz", port: port, timeout: .seconds(120)).status == .ok)

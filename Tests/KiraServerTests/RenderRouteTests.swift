@@ -2,16 +2,15 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import KiraRequest
 import KiraServer
 import Testing
 
-/// The render route without sockets (`.router`): frames, ETags, 304s, the cache and its headers.
+/// The render route without sockets: frames, ETags, 304s, the cache and its headers.
 @Suite struct RenderRouteTests {
     @Test func framesAreTheLibrarysBytesWithCacheHeaders() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/v1/cards/sample/render.png?tilt_x=8&tilt_y=-14&size=300x400&compression=fast", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "image/png")
@@ -26,7 +25,7 @@ import Testing
 
     @Test func aRepeatedFrameComesFromTheCacheWithTheSameETag() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let first = try await client.execute(uri: "/v1/cards/sample/render.png?flip=30&size=200x200", method: .get)
             // The same frame spelled differently: canonical values make one ETag and one cache entry.
             let second = try await client.execute(uri: "/v1/cards/sample/render.png?size=200x200&flip=30.0", method: .get)
@@ -42,7 +41,7 @@ import Testing
     @Test(arguments: ["ETAG", "W/ETAG", "\"other\", ETAG", "*"])
     func ifNoneMatchGives304WithoutABody(header: String) async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let uri = "/v1/cards/sample/render.png?tilt_y=20&size=120x160"
             let etag = try #require(try await client.execute(uri: uri, method: .get).headers[.eTag])
             let response = try await client.execute(uri: uri, method: .get,
@@ -56,7 +55,7 @@ import Testing
 
     @Test func aStaleETagGetsTheFrame() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/v1/cards/sample/render.png?size=50x50", method: .get,
                                                     headers: [.ifNoneMatch: "\"0123\""])
             #expect(response.status == .ok)
@@ -70,7 +69,7 @@ import Testing
         try cards.addCard("holo-01", files: ["art.png", "mask.png"])
         try cards.addCard("plain_2")
         let app = try buildApplication(ServerFixtures.configuration { $0.cardsDirectory = cards.path })
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             for id in ["holo-01", "plain_2", "sample"] {
                 let response = try await client.execute(uri: "/v1/cards/\(id)/render.png?size=80x100", method: .get)
                 #expect(response.status == .ok, "\(id)")
@@ -84,7 +83,7 @@ import Testing
 
     @Test func theMetricsCountRequestsRendersAndTheCache() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             for _ in 0..<2 { try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get) }
             try await client.execute(uri: "/v1/cards/sample/render.png?tilt_x=999", method: .get)
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
@@ -101,7 +100,7 @@ import Testing
 
     @Test func healthAndReadiness() async throws {
         let app = try buildApplication(ServerFixtures.configuration())
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .ok)
             #expect(String(buffer: health.body) == "ok\n")

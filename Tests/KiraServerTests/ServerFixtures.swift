@@ -2,7 +2,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import KiraImage
 import KiraRender
 import KiraRequest
@@ -13,8 +12,8 @@ import ServiceLifecycle
 /// Servers and cards for the tests.
 enum ServerFixtures {
     /// Runs a server of `configuration` on a free port of 127.0.0.1 while `body` runs with the
-    /// port, then shuts it down. Unlike `app.test(.live)` it opens no client of its own: a test of
-    /// the idle timeout would see that client closed for idling.
+    /// port, then shuts it down. It opens no client of its own: a test of the idle timeout would
+    /// see a client made in advance closed for idling.
     static func running<Value: Sendable>(_ configuration: ServerConfiguration,
                                          _ body: @escaping @Sendable (_ port: Int) async throws -> Value) async throws -> Value {
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
@@ -41,13 +40,10 @@ enum ServerFixtures {
 
     static let quietLogger = Logger(label: "kira.serve.test") { _ in SwiftLogNoOpLogHandler() }
 
-    /// `GET uri` from the server at `port` on 127.0.0.1, on a client connected just for it (the
-    /// shared client of `app.test(.live)` can be closed for idling, or wait behind a test's own
-    /// connections), which waits up to `timeout` for the response.
-    static func get(_ uri: String, port: Int, timeout: Duration = .seconds(60)) async throws -> TestClient.Response {
-        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout)) {
-            try await $0.get(uri)
-        }
+    /// `GET uri` from the server at `port` on 127.0.0.1, on a connection made just for it, waiting
+    /// up to `timeout` for the response.
+    static func get(_ uri: String, port: Int, timeout: Duration = .seconds(60)) async throws -> TestResponse {
+        try await SocketClient(port: port, timeout: timeout).execute(uri: uri, method: .get)
     }
 
     /// A configuration for tests: loopback, any port, no log.
@@ -58,8 +54,8 @@ enum ServerFixtures {
         // are long unless a test is about them.
         configuration.maxWait = .seconds(120)
         configuration.deadline = .seconds(300)
-        // The test client connects before a test starts: a test that first opens a thousand
-        // sockets must not find it closed for idling (the client then waits for ever).
+        // Connections are not closed for idling unless a test is about it: one opened early must
+        // still be there after a test's thousand others.
         configuration.idleTimeout = .seconds(900)
         change(&configuration)
         return configuration
@@ -101,10 +97,5 @@ enum ServerFixtures {
         let faces = try card ?? CardTextures().load { _, _ in fatalError() }
         return try request.encode(try request.render(request.scene(for: faces), with: FrameRenderer()))
     }
-}
-
-extension TestResponse {
-    var bytes: [UInt8] { Array(buffer: body) }
-    var cacheSource: String? { headers[HTTPField.Name("X-Kira-Cache")!] }
 }
 #endif

@@ -2,7 +2,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import KiraRequest
 import KiraServer
 import Testing
@@ -15,7 +14,7 @@ import Testing
     @Test func aSignedURLRendersAndAnUnsignedOneIs403() async throws {
         let app = try buildApplication(configuration)
         let signed = try signer.sign(url: "/v1/cards/sample/render.png?tilt_x=8&size=100x100")
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             #expect(try await client.execute(uri: signed, method: .get).status == .ok)
             for uri in ["/v1/cards/sample/render.png?tilt_x=8&size=100x100", "/v1/cards/sample/render.png"] {
                 let response = try await client.execute(uri: uri, method: .get)
@@ -39,7 +38,7 @@ import Testing
             try other.sign(url: "/v1/cards/sample/render.png?tilt_x=8&size=100x100"),
             "/v1/cards/sample/render.png?tilt_x=8&size=100x100&sig=",
         ]
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             for uri in tampered {
                 let status = try await client.execute(uri: uri, method: .get).status
                 // A changed card id is either unknown (404 after the signature fails first) or forbidden.
@@ -58,7 +57,7 @@ import Testing
         let signed = try signer.sign(url: "http://example.test:8080/v1/cards/sample/render.png?size=100x100&tilt_x=8.0&background=%231B1F2A")
         #expect(signed.hasPrefix("http://example.test:8080/v1/cards/sample/render.png?tilt_x=8&size=100x100&background=%231b1f2a&sig="))
         let sig = try #require(signed.split(separator: "sig=").last)
-        try await app.test(.router) { client in
+        try await RouterClient.withClient(for: app) { client in
             let respelled = "/v1/cards/sample/render.png?background=%231B1F2A&tilt_x=8.000&size=100x100&sig=\(sig)"
             let status = try await client.execute(uri: respelled, method: .get).status
             #expect(status == .ok)
