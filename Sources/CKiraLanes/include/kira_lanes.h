@@ -8,6 +8,11 @@
 // (NaN handling in min/max, an errno branch in sqrt, generic float-to-int conversion) when no CPU
 // feature flag is given. Each one is exact: it rounds like the scalar operation it replaces.
 
+// Nothing here may be fused into a multiply-add (FMA with -march=haswell or later): the scalar
+// paths round every product. Nothing contracts today (the AVX2 build's code is the same with and
+// without this line); it keeps it so, as in `kira_projection.h`.
+#pragma STDC FP_CONTRACT OFF
+
 #include <stdint.h>
 
 typedef float kira_f16 __attribute__((ext_vector_type(16)));
