@@ -8,6 +8,9 @@
 // (NaN handling in min/max, an errno branch in sqrt, generic float-to-int conversion) when no CPU
 // feature flag is given. Each one is exact: it rounds like the scalar operation it replaces.
 
+// No multiply-add fusing (FMA from -march=haswell on): the scalar paths round every product.
+#pragma STDC FP_CONTRACT OFF
+
 #include <stdint.h>
 
 typedef float kira_f16 __attribute__((ext_vector_type(16)));
@@ -140,13 +143,35 @@ static inline __attribute__((always_inline)) kira_f16 kira_d16_to_f16(kira_d16 x
     return __builtin_convertvector(x, kira_f16);
 }
 
-/// The 32-bit words `base[index[i]]`: one gather instruction with AVX-512, a loop without.
-/// Every index must be in bounds.
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// AVX2 works on 8 of the 16 lanes at a time: the halves of a lane vector, and back.
+typedef int32_t kira_v8si __attribute__((ext_vector_type(8)));
+
+static inline __attribute__((always_inline)) kira_v8si kira_low8(kira_i16 x) {
+    return (kira_v8si)__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+static inline __attribute__((always_inline)) kira_v8si kira_high8(kira_i16 x) {
+    return (kira_v8si)__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+static inline __attribute__((always_inline)) kira_i16 kira_join8(kira_v8si low, kira_v8si high) {
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+#endif
+
+/// The 32-bit words `base[index[i]]`: one gather instruction with AVX-512, two with AVX2, a loop
+/// without. Every index must be in bounds.
 static inline __attribute__((always_inline)) kira_u16 kira_gather_u32(const uint32_t *base, kira_i16 index) {
 #if defined(__AVX512F__)
     typedef int kira_v16si __attribute__((__vector_size__(64)));
     kira_v16si zero = {0};
     return (kira_u16)__builtin_ia32_gathersiv16si(zero, base, (kira_v16si)index, (unsigned short)0xFFFF, 4);
+#elif defined(__AVX2__)
+    kira_v8si zero = {0}, all = {-1, -1, -1, -1, -1, -1, -1, -1};
+    const int *words = (const int *)base;
+    return (kira_u16)kira_join8(__builtin_ia32_gatherd_d256(zero, words, kira_low8(index), all, 4),
+                                __builtin_ia32_gatherd_d256(zero, words, kira_high8(index), all, 4));
 #else
     kira_u16 words;
     for (int i = 0; i < 16; i++) words[i] = base[index[i]];
@@ -164,11 +189,27 @@ static inline __attribute__((always_inline)) int32_t kira_reduce_max_i32(kira_i1
 }
 
 /// Word `index[i]` (0...31) of the 32 words `low` (0...15) then `high` (16...31), for each lane:
-/// one two-table permute with AVX-512, a loop without.
+/// one two-table permute with AVX-512, eight one-table permutes and six blends with AVX2, a loop
+/// without.
 static inline __attribute__((always_inline)) kira_u16 kira_pick_u32(kira_u16 low, kira_u16 high, kira_i16 index) {
 #if defined(__AVX512F__)
     typedef int kira_v16si __attribute__((__vector_size__(64)));
     return (kira_u16)__builtin_ia32_vpermi2vard512((kira_v16si)low, (kira_v16si)index, (kira_v16si)high);
+#elif defined(__AVX2__)
+    // The 32 words are four tables of 8: in each, the index's low three bits pick a word
+    // (vpermd); bit 3 then chooses the table within `low` or `high`, and bit 4 between those.
+    // With the gathers: frame 14 -> 70/s, 405 M -> 175 M instructions (AVX2 build, 1 thread, EPYC Zen 4).
+    kira_v8si tables[4] = {kira_low8((kira_i16)low), kira_high8((kira_i16)low), kira_low8((kira_i16)high),
+                           kira_high8((kira_i16)high)};
+    kira_v8si halves[2] = {kira_low8(index), kira_high8(index)};
+    for (int h = 0; h < 2; h++) {
+        kira_v8si i = halves[h];
+        kira_v8si bit3 = (i & 8) != 0, bit4 = (i & 16) != 0;
+        kira_v8si in_low = bit3 ? __builtin_ia32_permvarsi256(tables[1], i) : __builtin_ia32_permvarsi256(tables[0], i);
+        kira_v8si in_high = bit3 ? __builtin_ia32_permvarsi256(tables[3], i) : __builtin_ia32_permvarsi256(tables[2], i);
+        halves[h] = bit4 ? in_high : in_low;
+    }
+    return (kira_u16)kira_join8(halves[0], halves[1]);
 #else
     kira_u16 words;
     for (int i = 0; i < 16; i++) words[i] = index[i] < 16 ? low[index[i]] : high[index[i] - 16];

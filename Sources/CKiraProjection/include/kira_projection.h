@@ -197,14 +197,27 @@ typedef struct {
 } kira_face_rgba16;
 
 /// The RGBA16 texels at columns `x`, rows `y` of `face`, one lane each (16-bit output is the
-/// exception, so plain loads, no window).
+/// exception, so a load per lane, gathers with AVX2, no window).
 static inline __attribute__((always_inline)) kira_rgba_lanes kira_texels_rgba16(kira_face_rgba16 face, kira_i16 x, kira_i16 y) {
     kira_u16 rg, ba;
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    // The same words (little-endian: R | G << 16, then B | A << 16) by four gathers of 8 lanes
+    // with an 8-byte stride, so that the texel index alone need fit in int32 (`canProject`).
+    // A 16-bit render's projection: 311 M -> 103 M instructions (callgrind, AVX2 build, EPYC Zen 4).
+    kira_i16 texel = y * face.width + x;
+    kira_v8si zero = {0}, all = {-1, -1, -1, -1, -1, -1, -1, -1};
+    const int *words = (const int *)face.texels;
+    rg = (kira_u16)kira_join8(__builtin_ia32_gatherd_d256(zero, words, kira_low8(texel), all, 8),
+                              __builtin_ia32_gatherd_d256(zero, words, kira_high8(texel), all, 8));
+    ba = (kira_u16)kira_join8(__builtin_ia32_gatherd_d256(zero, words + 1, kira_low8(texel), all, 8),
+                              __builtin_ia32_gatherd_d256(zero, words + 1, kira_high8(texel), all, 8));
+#else
     for (int i = 0; i < 16; i++) {
         const uint16_t *p = face.texels + ((intptr_t)y[i] * face.width + x[i]) * 4;
         rg[i] = (uint32_t)p[0] | ((uint32_t)p[1] << 16);
         ba[i] = (uint32_t)p[2] | ((uint32_t)p[3] << 16);
     }
+#endif
     kira_rgba_lanes c = {kira_rgba16_channel(rg, 0), kira_rgba16_channel(rg, 16), kira_rgba16_channel(ba, 0),
                          kira_rgba16_channel(ba, 16)};
     return c;
