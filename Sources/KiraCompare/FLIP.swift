@@ -45,28 +45,135 @@ public enum FLIP {
         let width = reference.width, height = reference.height, n = width * height
         guard n > 0 else { return [] }
         let kernels = FLIPKernels(pixelsPerDegree: viewing.pixelsPerDegree)
-        let r = opponent(reference, background), t = opponent(test, background)
-        var result = featureDifference(r, t, width, height, kernels)
-        let fr = filtered(r, width, height, kernels), ft = filtered(t, width, height, kernels)
+        // Every plane is written whole before it is read: no zero fill.
+        let r = Plane(3 * n), t = Plane(3 * n), scratch = Plane(4 * n)
+        let edgeR = Plane(n), pointR = Plane(n), edgeT = Plane(n), pointT = Plane(n)
+        defer { for plane in [r, t, scratch, edgeR, pointR, edgeT, pointT] { plane.deallocate() } }
+        opponent(reference, background, into: r)
+        opponent(test, background, into: t)
+        features(r, width, height, kernels, scratch: scratch, edge: edgeR, point: pointR)
+        features(t, width, height, kernels, scratch: scratch, edge: edgeT, point: pointT)
+        // The opponent planes are filtered into the scratch planes, then copied back over themselves.
+        filter(r, width, height, kernels, scratch: scratch)
+        filter(t, width, height, kernels, scratch: scratch)
         let cmax = Self.cmax
-        fr.withUnsafeBufferPointer { a in
-            ft.withUnsafeBufferPointer { b in
-                result.withUnsafeMutableBufferPointer { out in
-                    let o = UnsafeSendablePointer(out.baseAddress!)
-                    let pa = UnsafeSendablePointer(UnsafeMutablePointer(mutating: a.baseAddress!))
-                    let pb = UnsafeSendablePointer(UnsafeMutablePointer(mutating: b.baseAddress!))
-                    PlaneFilter.rows(height) { rows in
-                        for i in (rows.lowerBound * width)..<(rows.upperBound * width) {
-                            let la = huntLab(pa.pointer[i], pa.pointer[n + i], pa.pointer[2 * n + i])
-                            let lb = huntLab(pb.pointer[i], pb.pointer[n + i], pb.pointer[2 * n + i])
-                            let colour = redistributed(powf(hyab(la, lb), qc), cmax: cmax)
-                            o.pointer[i] = powf(colour, 1 - o.pointer[i])
-                        }
+        return [Float](unsafeUninitializedCapacity: n) { buffer, count in
+            let o = UnsafeSendablePointer(buffer.baseAddress!)
+            PlaneFilter.rows(height) { rows in
+                var i = rows.lowerBound * width
+                let end = rows.upperBound * width
+                // Sixteen pixels a step; the last step of a chunk is padded with zeros.
+                while i < end {
+                    let lanes = min(Lanes.scalarCount, end - i)
+                    func load(_ plane: Plane, _ offset: Int) -> Lanes {
+                        let p = plane.pointer + offset + i
+                        guard lanes < Lanes.scalarCount else { return UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
+                        var v = Lanes()
+                        for k in 0..<lanes { v[k] = p[k] }
+                        return v
                     }
+                    let error = pixelErrors(reference: (load(r, 0), load(r, n), load(r, 2 * n)), test: (load(t, 0), load(t, n), load(t, 2 * n)),
+                                            edges: (load(edgeR, 0), load(edgeT, 0)), points: (load(pointR, 0), load(pointT, 0)), cmax: cmax)
+                    if lanes == Lanes.scalarCount {
+                        UnsafeMutableRawPointer(o.pointer + i).storeBytes(of: error, as: Lanes.self)
+                    } else {
+                        for k in 0..<lanes { o.pointer[i + k] = error[k] }
+                    }
+                    i += lanes
                 }
             }
+            count = n
         }
-        return result
+    }
+
+    /// The lanes the per-pixel steps run in.
+    typealias Lanes = SIMD16<Float>
+
+    /// The ꟻLIP errors of sixteen pixels from their filtered opponent colours (Y, Cx, Cz) and their
+    /// edge and point magnitudes (of `116 Y/Yw − 16`), reference first.
+    @inline(__always)
+    static func pixelErrors(reference: (Lanes, Lanes, Lanes), test: (Lanes, Lanes, Lanes), edges: (Lanes, Lanes), points: (Lanes, Lanes),
+                            cmax: Float) -> Lanes {
+        // The detectors' weights sum to zero, so they see 116 Y/Yw: hence the 116.
+        let edge = magnitude(edges.0 - edges.1), point = magnitude(points.0 - points.1)
+        let feature = (edge.replacing(with: point, where: point .> edge) * (1 / (116 * Float(2).squareRoot()))).squareRoot()  // qf = 0.5
+        let a = huntLab(reference), b = huntLab(test)
+        let dl = a.0 - b.0, da = a.1 - b.1, db = a.2 - b.2
+        let hyab = magnitude(dl) + (da * da + db * db).squareRoot()
+        let e = power(hyab, Lanes(repeating: qc))
+        let knee = pc * cmax
+        let low = e * (pt / knee), high = pt + (e - knee) * ((1 - pt) / (cmax - knee))
+        return power(low.replacing(with: high, where: e .>= knee), 1 - feature)
+    }
+
+    /// Filtered YCxCz to Hunt-adjusted CIELAB, through linear RGB clamped to 0...1.
+    @inline(__always)
+    static func huntLab(_ ycxcz: (Lanes, Lanes, Lanes)) -> (Lanes, Lanes, Lanes) {
+        let yn = (ycxcz.0 + 16) * (1 / 116)
+        let x = (ycxcz.1 * (1 / 500) + yn) * white.x, y = yn * white.y, z = (yn - ycxcz.2 * (1 / 200)) * white.z
+        func rgb(_ m: SIMD3<Float>) -> Lanes { clamp01(m.x * x + m.y * y + m.z * z) }
+        let r = rgb(fromXYZ.0), g = rgb(fromXYZ.1), b = rgb(fromXYZ.2)
+        func xyz(_ m: SIMD3<Float>, _ w: Float) -> Lanes { labF((m.x * r + m.y * g + m.z * b) * (1 / w)) }
+        let fx = xyz(toXYZ.0, white.x), fy = xyz(toXYZ.1, white.y), fz = xyz(toXYZ.2, white.z)
+        let l = 116 * fy - 16
+        return (l, 0.01 * l * 500 * (fx - fy), 0.01 * l * 200 * (fy - fz))
+    }
+
+    @inline(__always)
+    static func magnitude(_ v: Lanes) -> Lanes { v.replacing(with: -v, where: v .< 0) }
+
+    @inline(__always)
+    static func clamp01(_ v: Lanes) -> Lanes {
+        let low = v.replacing(with: 0, where: v .< 0)
+        return low.replacing(with: 1, where: low .> 1)
+    }
+
+    @inline(__always)
+    static func labF(_ t: Lanes) -> Lanes {
+        let delta: Float = 6.0 / 29.0
+        return (t * (1 / (3 * delta * delta)) + 4.0 / 29.0).replacing(with: exp2(log2(t) * (1.0 / 3)), where: t .> delta * delta * delta)
+    }
+
+    /// `x^p` for `x ≥ 0` as `2^(p log₂ x)` in lanes, without library calls; relative error
+    /// about 1e-6 against `powf`. `0^p = 0` and `0^0 = 1`, as `powf`.
+    @inline(__always)
+    static func power(_ x: Lanes, _ p: Lanes) -> Lanes {
+        let zero = x .<= 0
+        return exp2(p * log2(x)).replacing(with: 0, where: zero).replacing(with: 1, where: zero .& (p .== 0))
+    }
+
+    /// log₂ of positive normal floats: the exponent, and the logarithm of the significand (taken
+    /// in 0.75...1.5) by the series of atanh. Zero gives about −127, not −∞.
+    @inline(__always)
+    static func log2(_ x: Lanes) -> Lanes {
+        let bits = unsafeBitCast(x, to: SIMD16<Int32>.self)
+        var e = Lanes((bits &>> 23) & 0xff &- 127)
+        var m = unsafeBitCast((bits & 0x007f_ffff) | 0x3f80_0000, to: Lanes.self)
+        let big = m .> 1.5
+        m = m.replacing(with: m * 0.5, where: big)
+        e = e.replacing(with: e + 1, where: big)
+        let s = (m - 1) / (m + 1), s2 = s * s
+        var series: Lanes = s2 * Float(2.0 / 11) + Float(2.0 / 9)
+        series = series * s2 + Float(2.0 / 7)
+        series = series * s2 + Float(2.0 / 5)
+        series = series * s2 + Float(2.0 / 3)
+        series = series * s2 + Float(2)
+        return e + s * series * Float(1.442_695_04)  // 1 / ln 2
+    }
+
+    /// 2^y, y clamped to −126...127: the integer part built in the exponent bits, times 2^f for
+    /// f in −0.5...0.5 by its Taylor series to the seventh power.
+    @inline(__always)
+    static func exp2(_ y: Lanes) -> Lanes {
+        var y = y.replacing(with: -126, where: y .< -126)
+        y = y.replacing(with: 127, where: y .> 127)
+        // Adding 1.5 · 2²³ rounds to an integer, which the low bits then hold.
+        let shifted = y + 12_582_912
+        let k = shifted - 12_582_912, f = (y - k) * 0.693_147_18  // ln 2
+        var p: Lanes = f * Float(1.0 / 5040) + Float(1.0 / 720)
+        for c: Float in [1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1, 1] { p = p * f + c }
+        let ki = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- 0x4b40_0000
+        return p * unsafeBitCast((ki &+ 127) &<< 23, to: Lanes.self)
     }
 
     /// The largest colour error: the HyAB distance of Hunt-adjusted green and blue, to the power qc.
@@ -92,81 +199,61 @@ public enum FLIP {
 
     /// The image as three planes, Y (`116 Y/Yw − 16`), Cx (`500 (X/Xw − Y/Yw)`) and
     /// Cz (`200 (Y/Yw − Z/Zw)`), one after the other.
-    static func opponent(_ image: AnyRGBAImage, _ background: FLIPBackground) -> [Float] {
+    static func opponent(_ image: AnyRGBAImage, _ background: FLIPBackground, into planes: Plane) {
         switch image {
-        case .rgba8(let x): opponent(x.channels, fullScale: 255, background)
-        case .rgba16(let x): opponent(x.channels, fullScale: 65535, background)
+        case .rgba8(let x): opponent(x.channels, fullScale: 255, background, into: planes)
+        case .rgba16(let x): opponent(x.channels, fullScale: 65535, background, into: planes)
         }
     }
 
-    static func opponent<T: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ channels: [T], fullScale: Int, _ background: FLIPBackground) -> [Float] {
+    static func opponent<T: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
+        _ channels: [T], fullScale: Int, _ background: FLIPBackground, into planes: Plane
+    ) {
         let n = channels.count / 4
         // Opaque pixels decode through a table of every stored value; the others blend first.
         let table = (0...fullScale).map { linear(Float(Double($0) / Double(fullScale))) }
-        var planes = [Float](repeating: 0, count: 3 * n)
         let scale = 1 / Float(fullScale), bg = background.level
-        let height = max(1, n / 1024)
+        let blocks = max(1, n / 4096)
         channels.withUnsafeBufferPointer { c in
             table.withUnsafeBufferPointer { lut in
-                planes.withUnsafeMutableBufferPointer { out in
-                    let o = UnsafeSendablePointer(out.baseAddress!)
-                    let src = UnsafeSendablePointer(UnsafeMutablePointer(mutating: c.baseAddress!))
-                    let l = UnsafeSendablePointer(UnsafeMutablePointer(mutating: lut.baseAddress!))
-                    PlaneFilter.rows(height) { rows in
-                        let start = n * rows.lowerBound / height, end = n * rows.upperBound / height
-                        for p in start..<end {
-                            let s = src.pointer + 4 * p
-                            var rgb: SIMD3<Float>
-                            if Int(s[3]) == fullScale {
-                                rgb = SIMD3(l.pointer[Int(s[0])], l.pointer[Int(s[1])], l.pointer[Int(s[2])])
-                            } else {
-                                let a = Float(s[3]) * scale
-                                rgb = SIMD3(linear(Float(s[0]) * scale * a + bg * (1 - a)),
-                                            linear(Float(s[1]) * scale * a + bg * (1 - a)),
-                                            linear(Float(s[2]) * scale * a + bg * (1 - a)))
-                            }
-                            let xyz = SIMD3((toXYZ.0 * rgb).sum(), (toXYZ.1 * rgb).sum(), (toXYZ.2 * rgb).sum()) / white
-                            o.pointer[p] = 116 * xyz.y - 16
-                            o.pointer[n + p] = 500 * (xyz.x - xyz.y)
-                            o.pointer[2 * n + p] = 200 * (xyz.y - xyz.z)
+                let src = UnsafeSendablePointer(UnsafeMutablePointer(mutating: c.baseAddress!))
+                let l = UnsafeSendablePointer(UnsafeMutablePointer(mutating: lut.baseAddress!))
+                PlaneFilter.rows(blocks) { range in
+                    let start = n * range.lowerBound / blocks, end = n * range.upperBound / blocks
+                    for p in start..<end {
+                        let s = src.pointer + 4 * p
+                        var rgb: SIMD3<Float>
+                        if Int(s[3]) == fullScale {
+                            rgb = SIMD3(l.pointer[Int(s[0])], l.pointer[Int(s[1])], l.pointer[Int(s[2])])
+                        } else {
+                            let a = Float(s[3]) * scale
+                            rgb = SIMD3(linear(Float(s[0]) * scale * a + bg * (1 - a)),
+                                        linear(Float(s[1]) * scale * a + bg * (1 - a)),
+                                        linear(Float(s[2]) * scale * a + bg * (1 - a)))
                         }
+                        let xyz = SIMD3((toXYZ.0 * rgb).sum(), (toXYZ.1 * rgb).sum(), (toXYZ.2 * rgb).sum()) / white
+                        planes.pointer[p] = 116 * xyz.y - 16
+                        planes.pointer[n + p] = 500 * (xyz.x - xyz.y)
+                        planes.pointer[2 * n + p] = 200 * (xyz.y - xyz.z)
                     }
                 }
             }
         }
-        return planes
     }
 
-    /// The three opponent planes filtered by their contrast sensitivity.
-    static func filtered(_ planes: [Float], _ width: Int, _ height: Int, _ kernels: FLIPKernels) -> [Float] {
+    /// The three opponent planes filtered in place by their contrast sensitivity; `scratch` holds
+    /// four planes.
+    static func filter(_ planes: Plane, _ width: Int, _ height: Int, _ kernels: FLIPKernels, scratch: Plane) {
         let n = width * height
-        var out = [Float](repeating: 0, count: 3 * n)
-        var scratch = [Float](repeating: 0, count: n)
-        planes.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                scratch.withUnsafeMutableBufferPointer { temp in
-                    let s = UnsafeMutablePointer(mutating: source.baseAddress!), t = target.baseAddress!
-                    let h = UnsafeSendablePointer(temp.baseAddress!)
-                    for (channel, terms) in [kernels.achromatic, kernels.redGreen, kernels.blueYellow].enumerated() {
-                        for (index, term) in terms.enumerated() {
-                            PlaneFilter.horizontal(UnsafeSendablePointer(s + channel * n), h, width: width, height: height, taps: term.taps)
-                            PlaneFilter.vertical(h, UnsafeSendablePointer(t + channel * n), width: width, height: height,
-                                                 taps: term.taps, scale: term.weight, accumulate: index > 0)
-                        }
-                    }
-                }
+        let h = Plane(scratch.pointer + 3 * n)
+        for (channel, terms) in [kernels.achromatic, kernels.redGreen, kernels.blueYellow].enumerated() {
+            for (index, term) in terms.enumerated() {
+                PlaneFilter.horizontal(Plane(planes.pointer + channel * n), h, width: width, height: height, taps: term.taps)
+                PlaneFilter.vertical(h, Plane(scratch.pointer + channel * n), width: width, height: height,
+                                     taps: term.taps, scale: term.weight, accumulate: index > 0)
             }
         }
-        return out
-    }
-
-    /// Filtered YCxCz to Hunt-adjusted CIELAB, through linear RGB clamped to 0...1.
-    @inline(__always)
-    static func huntLab(_ y: Float, _ cx: Float, _ cz: Float) -> SIMD3<Float> {
-        let yn = (y + 16) / 116
-        let xyz = SIMD3<Float>(cx / 500 + yn, yn, yn - cz / 200) * white
-        let rgb = SIMD3((fromXYZ.0 * xyz).sum(), (fromXYZ.1 * xyz).sum(), (fromXYZ.2 * xyz).sum())
-        return huntLab(linear: rgb.clamped(lowerBound: .zero, upperBound: .one))
+        planes.pointer.update(from: scratch.pointer, count: 3 * n)
     }
 
     /// Linear RGB to Hunt-adjusted CIELAB (reference white: RGB (1, 1, 1)).
@@ -184,44 +271,23 @@ public enum FLIP {
         return t > delta * delta * delta ? cbrtf(t) : t / (3 * delta * delta) + 4.0 / 29.0
     }
 
-    /// The feature error `(max(Δedge, Δpoint) / √2)^qf` of the achromatic channels, per pixel.
-    static func featureDifference(_ r: [Float], _ t: [Float], _ width: Int, _ height: Int, _ kernels: FLIPKernels) -> [Float] {
+    /// The edge and point magnitudes of the achromatic plane (the first of `planes`, `116 Y/Yw − 16`).
+    static func features(_ planes: Plane, _ width: Int, _ height: Int, _ kernels: FLIPKernels, scratch: Plane, edge: Plane, point: Plane) {
         let n = width * height
-        let (edgeR, pointR) = features(r, width, height, kernels), (edgeT, pointT) = features(t, width, height, kernels)
-        var out = [Float](repeating: 0, count: n)
-        let root2 = Float(2).squareRoot()
-        for i in 0..<n {
-            out[i] = powf(max(abs(edgeR[i] - edgeT[i]), abs(pointR[i] - pointT[i])) / root2, qf)
-        }
-        return out
+        let hg = scratch, hEdge = Plane(scratch.pointer + n), hPoint = Plane(scratch.pointer + 2 * n)
+        PlaneFilter.horizontal(planes, hg, width: width, height: height, taps: kernels.gaussian)
+        PlaneFilter.horizontal(planes, hEdge, width: width, height: height, taps: kernels.edge)
+        PlaneFilter.horizontal(planes, hPoint, width: width, height: height, taps: kernels.point)
+        PlaneFilter.magnitude(hEdge, kernels.gaussian, hg, kernels.edge, into: edge, width: width, height: height)
+        PlaneFilter.magnitude(hPoint, kernels.gaussian, hg, kernels.point, into: point, width: width, height: height)
     }
+}
 
-    /// The edge and point magnitudes of the achromatic channel `Y / Yw = (Y' + 16) / 116`.
-    static func features(_ planes: [Float], _ width: Int, _ height: Int, _ kernels: FLIPKernels) -> ([Float], [Float]) {
-        let n = width * height
-        var y = [Float](repeating: 0, count: n)
-        for i in 0..<n { y[i] = (planes[i] + 16) / 116 }
-        func pass(_ source: [Float], _ taps: [Float], horizontal: Bool) -> [Float] {
-            var out = [Float](repeating: 0, count: n)
-            source.withUnsafeBufferPointer { s in
-                out.withUnsafeMutableBufferPointer { o in
-                    let sp = UnsafeSendablePointer(UnsafeMutablePointer(mutating: s.baseAddress!)), op = UnsafeSendablePointer(o.baseAddress!)
-                    if horizontal {
-                        PlaneFilter.horizontal(sp, op, width: width, height: height, taps: taps)
-                    } else {
-                        PlaneFilter.vertical(sp, op, width: width, height: height, taps: taps)
-                    }
-                }
-            }
-            return out
-        }
-        let hg = pass(y, kernels.gaussian, horizontal: true)
-        var edge = pass(pass(y, kernels.edge, horizontal: true), kernels.gaussian, horizontal: false)
-        let edgeY = pass(hg, kernels.edge, horizontal: false)
-        for i in 0..<n { edge[i] = (edge[i] * edge[i] + edgeY[i] * edgeY[i]).squareRoot() }
-        var point = pass(pass(y, kernels.point, horizontal: true), kernels.gaussian, horizontal: false)
-        let pointY = pass(hg, kernels.point, horizontal: false)
-        for i in 0..<n { point[i] = (point[i] * point[i] + pointY[i] * pointY[i]).squareRoot() }
-        return (edge, point)
-    }
+/// A float plane that the worker threads write disjoint parts of.
+typealias Plane = UnsafeSendablePointer<Float>
+
+extension UnsafeSendablePointer<Float> {
+    /// An uninitialised plane of `count` floats; ``deallocate()`` it.
+    init(_ count: Int) { self.init(UnsafeMutablePointer<Float>.allocate(capacity: count)) }
+    func deallocate() { pointer.deallocate() }
 }

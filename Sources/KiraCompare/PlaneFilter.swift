@@ -67,4 +67,39 @@ enum PlaneFilter {
             }
         }
     }
+
+    /// `√(a² + b²)` of `a` filtered along its columns by `aTaps` and `b` by `bTaps`: the
+    /// magnitude of a gradient whose components are never stored whole.
+    static func magnitude(_ a: UnsafeSendablePointer<Float>, _ aTaps: [Float], _ b: UnsafeSendablePointer<Float>, _ bTaps: [Float],
+                          into target: UnsafeSendablePointer<Float>, width: Int, height: Int) {
+        rows(height) { range in
+            var rowA = [Float](repeating: 0, count: width), rowB = [Float](repeating: 0, count: width)
+            rowA.withUnsafeMutableBufferPointer { ra in
+                rowB.withUnsafeMutableBufferPointer { rb in
+                    let pa = UnsafeSendablePointer(ra.baseAddress!), pb = UnsafeSendablePointer(rb.baseAddress!)
+                    for row in range {
+                        column(a, aTaps, row: row, into: pa.pointer, width: width, height: height)
+                        column(b, bTaps, row: row, into: pb.pointer, width: width, height: height)
+                        let o = target.pointer + row * width
+                        for i in 0..<width { o[i] = (pa.pointer[i] * pa.pointer[i] + pb.pointer[i] * pb.pointer[i]).squareRoot() }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One output row of a vertical pass, clamp-to-edge.
+    @inline(__always)
+    static func column(_ source: UnsafeSendablePointer<Float>, _ taps: [Float], row: Int, into o: UnsafeMutablePointer<Float>,
+                       width: Int, height: Int) {
+        let r = taps.count / 2
+        taps.withUnsafeBufferPointer { t in
+            let first = source.pointer + min(max(row - r, 0), height - 1) * width, t0 = t[0]
+            for i in 0..<width { o[i] = t0 * first[i] }
+            for k in 1..<t.count {
+                let tk = t[k], line = source.pointer + min(max(row + k - r, 0), height - 1) * width
+                for i in 0..<width { o[i] += tk * line[i] }
+            }
+        }
+    }
 }
