@@ -44,8 +44,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A pixel counts as off when a channel differs by more than this, in 8-bit steps.", valueName: "e"))
     var threshold: Double = 1
 
-    @Option(help: ArgumentHelp("standard: PSNR, SSIM and errors; flip: those and LDR-ꟻLIP (also implied by --max-flip and --flip-map).", valueName: "standard|flip"))
-    var metric = "standard"
+    @Option(help: ArgumentHelp("standard: PSNR, SSIM and the errors; flip: LDR-ꟻLIP alone; all: both (default: what the tolerances and maps given need, else standard).", valueName: "standard|flip|all"))
+    var metric: String?
 
     @Option(name: .customLong("max-flip"), help: ArgumentHelp("Fail when the mean ꟻLIP error is above this (0...1).", valueName: "e"))
     var maxFLIP: Double?
@@ -66,7 +66,7 @@ struct CompareCommand: ParsableCommand {
     var monitorPixels: Double?
 
     @Option(name: .customLong("flip-background"), help: ArgumentHelp("What images with alpha are composited over before ꟻLIP: black (default) or white.", valueName: "black|white"))
-    var flipBackground = "black"
+    var flipBackground: String?
 
     @Flag(help: "Print one JSON object instead of a report.")
     var json = false
@@ -78,9 +78,17 @@ struct CompareCommand: ParsableCommand {
         if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1, example: 0.99) }
         if let maxError { try Check.number(maxError, "--max-error", in: 0...255, example: 2) }
         try Check.number(threshold, "--threshold", in: 0...255, example: 8)
-        guard ["standard", "flip"].contains(metric) else { throw ValidationError("--metric must be standard or flip, not \"\(metric)\"") }
-        guard FLIPBackground(rawValue: flipBackground) != nil else {
+        if let metric, !["standard", "flip", "all"].contains(metric) {
+            throw ValidationError("--metric must be standard, flip or all, not \"\(metric)\"")
+        }
+        if let flipBackground, FLIPBackground(rawValue: flipBackground) == nil {
             throw ValidationError("--flip-background must be black or white, not \"\(flipBackground)\"")
+        }
+        if !computesFLIP, let option = flipOptions.first {
+            throw ValidationError("\(option) applies to ꟻLIP: add --metric flip (or all)")
+        }
+        if !computesStandard, let option = standardOptions.first {
+            throw ValidationError("\(option) applies to --metric standard or all, not flip")
         }
         if let maxFLIP { try Check.number(maxFLIP, "--max-flip", in: 0...1, example: 0.05) }
         if let ppd { try Check.number(ppd, "--ppd", in: 1...10000, example: 67.02) }
@@ -96,8 +104,29 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
-    /// Whether ꟻLIP is computed: asked for, or needed for its tolerance or map.
-    private var computesFLIP: Bool { metric == "flip" || maxFLIP != nil || flipMap != nil }
+    /// The options given that only the standard metrics use.
+    private var standardOptions: [String] {
+        [(minPSNR != nil, "--min-psnr"), (minSSIM != nil, "--min-ssim"), (maxError != nil, "--max-error"), (diff != nil, "--diff")]
+            .filter(\.0).map(\.1)
+    }
+
+    /// The options given that only ꟻLIP uses.
+    private var flipOptions: [String] {
+        [(maxFLIP != nil, "--max-flip"), (flipMap != nil, "--flip-map"), (ppd != nil, "--ppd"), (monitorDistance != nil, "--monitor-distance"),
+         (monitorWidth != nil, "--monitor-width"), (monitorPixels != nil, "--monitor-pixels"), (flipBackground != nil, "--flip-background")]
+            .filter(\.0).map(\.1)
+    }
+
+    /// --metric, or what the tolerances and maps given need: ꟻLIP is slower than PSNR and SSIM
+    /// together, so it runs only when asked for.
+    private var resolvedMetric: String {
+        if let metric { return metric }
+        let flip = maxFLIP != nil || flipMap != nil
+        return flip ? (standardOptions.isEmpty ? "flip" : "all") : "standard"
+    }
+
+    private var computesFLIP: Bool { resolvedMetric != "standard" }
+    private var computesStandard: Bool { resolvedMetric != "flip" }
 
     /// The viewing conditions of ꟻLIP: --ppd, or the monitor (each part defaulting to the paper's).
     private var viewing: FLIPViewing {
@@ -124,24 +153,25 @@ struct CompareCommand: ParsableCommand {
         }
         try memory.budget.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
                          for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
-        let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
-        if minSSIM != nil, comparison.ssim == nil {
+        let comparesAlpha = fileA.hasAlpha || fileB.hasAlpha
+        let comparison = computesStandard ? ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: comparesAlpha) : nil
+        if minSSIM != nil, let comparison, comparison.ssim == nil {
             throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.width)×\(a.height)")
         }
         var failures: [String] = []
-        if let minPSNR, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
-        if let minSSIM, let ssim = comparison.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
-        if let maxError, comparison.maxError * 255 > maxError * (1 + 1e-9) {
+        if let minPSNR, let comparison, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
+        if let minSSIM, let ssim = comparison?.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
+        if let maxError, let comparison, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
-        let background = FLIPBackground(rawValue: flipBackground) ?? .black
+        let background = flipBackground.flatMap(FLIPBackground.init(rawValue:)) ?? .black
         let flip = computesFLIP ? FLIPComparison(reference: a, test: b, viewing: viewing, background: background) : nil
         if let maxFLIP, let flip, flip.statistics.mean > maxFLIP {
             failures.append("mean ꟻLIP \(formatted(flip.statistics.mean, digits: 4)) > \(maxFLIP)")
         }
         if let flipMap, let flip { try PNGCodec.write(FLIPMap.image(flip.errors, width: flip.width, height: flip.height), to: flipMap) }
         if let diff { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diff) }
-        let report = report(comparison, flip, failures)
+        let report = report(a.width, a.height, comparesAlpha, comparison, flip, failures)
         try writeToStandardOutput((json ? report.json : report.text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
     }
@@ -150,25 +180,37 @@ struct CompareCommand: ParsableCommand {
     private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil || maxFLIP != nil }
 
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
-        ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths, heatMap: diff != nil)
+        (computesStandard ? ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths,
+                                                               heatMap: diff != nil) : decoded)
             + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height) : 0)
             + (flipMap != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
     }
 
-    private func report(_ c: ImageComparison, _ flip: FLIPComparison?, _ failures: [String]) -> (text: String, json: String) {
-        let psnr = c.psnr.isFinite ? "\(format2(c.psnr)) dB" : "∞ (identical)"
-        let text = """
-            \(first) vs \(second), \(c.width)×\(c.height)
-            channels    \(c.comparesAlpha ? "R, G, B, A" : "R, G, B (neither file stores alpha)")
-            PSNR        \(psnr)
-            SSIM        \(c.ssim.map { "\(formatted($0, digits: 5)) (luma)" } ?? "none: smaller than the \(SSIM.windowSide)×\(SSIM.windowSide) window")
-            max error   \(format2(c.maxError * 255)) / 255
-            mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
-            pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
-            \(flip.map(flipText) ?? "")\(!hasTolerance ? "no tolerance given (--min-psnr, --min-ssim, --max-error, --max-flip)" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
-            """
-        // JSON has no infinity: identical images have "psnr": null.
-        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"flip":\#(flip.map(flipJSON) ?? "null"),"within_tolerance":\#(hasTolerance ? "\(failures.isEmpty)" : "null")}"#
+    private func report(_ width: Int, _ height: Int, _ comparesAlpha: Bool, _ c: ImageComparison?, _ flip: FLIPComparison?,
+                        _ failures: [String]) -> (text: String, json: String) {
+        var text = "\(first) vs \(second), \(width)×\(height)\n"
+        var json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(width),"height":\#(height),"metric":"\#(resolvedMetric)""#
+        if let c {
+            let psnr = c.psnr.isFinite ? "\(format2(c.psnr)) dB" : "∞ (identical)"
+            text += """
+                channels    \(comparesAlpha ? "R, G, B, A" : "R, G, B (neither file stores alpha)")
+                PSNR        \(psnr)
+                SSIM        \(c.ssim.map { "\(formatted($0, digits: 5)) (luma)" } ?? "none: smaller than the \(SSIM.windowSide)×\(SSIM.windowSide) window")
+                max error   \(format2(c.maxError * 255)) / 255
+                mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
+                pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
+
+                """
+            // JSON has no infinity: identical images have "psnr": null.
+            json += #","channels":"\#(comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold))"#
+        }
+        if let flip {
+            text += flipText(flip)
+            json += #","flip":\#(flipJSON(flip))"#
+        }
+        let tolerances = computesStandard ? "--min-psnr, --min-ssim, --max-error" + (computesFLIP ? ", --max-flip" : "") : "--max-flip"
+        text += !hasTolerance ? "no tolerance given (\(tolerances))" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; ")
+        json += #","within_tolerance":\#(hasTolerance ? "\(failures.isEmpty)" : "null")}"#
         return (text, json)
     }
 
