@@ -111,10 +111,12 @@ public enum FLIP {
     static func huntLab(_ ycxcz: (Lanes, Lanes, Lanes)) -> (Lanes, Lanes, Lanes) {
         let yn = (ycxcz.0 + 16) * (1 / 116)
         let x = (ycxcz.1 * (1 / 500) + yn) * white.x, y = yn * white.y, z = (yn - ycxcz.2 * (1 / 200)) * white.z
-        func rgb(_ m: SIMD3<Float>) -> Lanes { clamp01(m.x * x + m.y * y + m.z * z) }
-        let r = rgb(fromXYZ.0), g = rgb(fromXYZ.1), b = rgb(fromXYZ.2)
-        func xyz(_ m: SIMD3<Float>, _ w: Float) -> Lanes { labF((m.x * r + m.y * g + m.z * b) * (1 / w)) }
-        let fx = xyz(toXYZ.0, white.x), fy = xyz(toXYZ.1, white.y), fz = xyz(toXYZ.2, white.z)
+        let r = clamp01(fromXYZ.0.x * x + fromXYZ.0.y * y + fromXYZ.0.z * z)
+        let g = clamp01(fromXYZ.1.x * x + fromXYZ.1.y * y + fromXYZ.1.z * z)
+        let b = clamp01(fromXYZ.2.x * x + fromXYZ.2.y * y + fromXYZ.2.z * z)
+        let fx = labF((toXYZ.0.x * r + toXYZ.0.y * g + toXYZ.0.z * b) * (1 / white.x))
+        let fy = labF((toXYZ.1.x * r + toXYZ.1.y * g + toXYZ.1.z * b) * (1 / white.y))
+        let fz = labF((toXYZ.2.x * r + toXYZ.2.y * g + toXYZ.2.z * b) * (1 / white.z))
         let l = 116 * fy - 16
         return (l, 0.01 * l * 500 * (fx - fy), 0.01 * l * 200 * (fy - fz))
     }
@@ -147,7 +149,8 @@ public enum FLIP {
     @inline(__always)
     static func log2(_ x: Lanes) -> Lanes {
         let bits = unsafeBitCast(x, to: SIMD16<Int32>.self)
-        var e = Lanes((bits &>> 23) & 0xff &- 127)
+        // The biased exponent as a float: the integer in the significand of 2²³, minus 2²³ + 127.
+        var e = unsafeBitCast(((bits &>> 23) & 0xff) | 0x4b00_0000, to: Lanes.self) - 8_388_735
         var m = unsafeBitCast((bits & 0x007f_ffff) | 0x3f80_0000, to: Lanes.self)
         let big = m .> 1.5
         m = m.replacing(with: m * 0.5, where: big)
