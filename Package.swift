@@ -76,7 +76,7 @@ let targets: [Target] = [
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
     .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraFiles"], swiftSettings: nativeCPU),
-    // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
+    // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     // Optimised in debug builds too: unoptimised, its SIMD2/SIMD4 drawing is about 19× slower (5.6 s

@@ -13,7 +13,7 @@ struct CompareCommand: ParsableCommand {
             2004: Gaussian window 11, σ 1.5, K1 0.01, K2 0.03) is computed on the Rec. 709 luma of R, G, \
             B (alpha ignored); as in scikit-image, images smaller than 11×11 have none ("ssim" is null, \
             and --min-ssim refuses them). Errors are in 8-bit steps; in --json, "psnr" is null for \
-            identical images. ꟻLIP (--metric flip; NVIDIA's LDR-ꟻLIP, Andersson et al. 2020) gives \
+            identical images. ꟻLIP (--metric flip or all; NVIDIA's LDR-ꟻLIP, Andersson et al. 2020) gives \
             each pixel an error from 0 to 1 for how visible the difference is when flipping between the \
             two images at a viewing distance (--ppd, or the --monitor-* options), from colours filtered \
             by the eye's contrast sensitivity and from edges and points. Its mean is the usual single \
