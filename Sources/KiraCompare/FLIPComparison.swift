@@ -20,7 +20,7 @@ public struct FLIPComparison: Sendable {
         statistics = FLIPStatistics(errors)
     }
 
-    /// The memory ꟻLIP needs beyond the images: about 27 float planes at its peak (both images'
-    /// opponent and filtered planes, the feature planes, the errors).
-    public static func estimatedWorkingBytes(width: Int, height: Int) -> Int { 27 * 4 * width * height }
+    /// The memory ꟻLIP needs beyond the images: 16 float planes at its peak (both images'
+    /// opponent planes, four of scratch, both images' edge and point magnitudes, the errors).
+    public static func estimatedWorkingBytes(width: Int, height: Int) -> Int { 16 * 4 * width * height }
 }

@@ -37,7 +37,7 @@ public struct FLIPStatistics: Sendable, Equatable {
                   min: Double(low), max: Double(high))
     }
 
-    /// For each share `p`, the smallest value `v` of `values` (non-negative) such that the values
+    /// For each share `p` (in ascending order), the smallest value `v` of `values` (non-negative) such that the values
     /// up to `v`, sorted, sum to at least `p · total`.
     ///
     /// Without sorting: non-negative floats order as their bit patterns, so a histogram of the
@@ -47,20 +47,32 @@ public struct FLIPStatistics: Sendable, Equatable {
         guard total > 0 else { return shares.map { _ in 0 } }
         var bucketSums = [Double](repeating: 0, count: 1 << 16)
         for v in values { bucketSums[Int(v.bitPattern >> 16)] += Double(v) }
-        return shares.map { share in
-            let target = share * total
-            var below = 0.0, bucket = 0
+        // The bucket each share falls in, and the error sum below it.
+        let targets = shares.map { $0 * total }
+        var found: [(bucket: Int, below: Double)] = []
+        var below = 0.0, bucket = 0
+        for target in targets {
             while bucket < bucketSums.count - 1, below + bucketSums[bucket] < target {
                 below += bucketSums[bucket]
                 bucket += 1
             }
-            var inBucket = values.filter { Int($0.bitPattern >> 16) == bucket }
-            inBucket.sort()
-            for v in inBucket {
-                below += Double(v)
-                if below >= target { return Double(v) }
+            found.append((bucket, below))
+        }
+        // Only those buckets' values are collected (in one pass) and sorted.
+        let wanted = found.map(\.bucket)
+        var members: [Int: [Float]] = [:]
+        for v in values {
+            let b = Int(v.bitPattern >> 16)
+            if wanted.contains(b) { members[b, default: []].append(v) }
+        }
+        return zip(targets, found).map { target, f in
+            let sorted = (members[f.bucket] ?? []).sorted()
+            var sum = f.below
+            for v in sorted {
+                sum += Double(v)
+                if sum >= target { return Double(v) }
             }
-            return Double(inBucket.last ?? 0)
+            return Double(sorted.last ?? 0)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import KiraImage
 import Testing
 @testable import KiraCompare
