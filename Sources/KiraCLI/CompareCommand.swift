@@ -1,5 +1,7 @@
 import ArgumentParser
+import Dispatch
 import Kira
+import Synchronization
 
 /// `kira compare`: how far apart two images are, with CI-friendly exit codes.
 struct CompareCommand: ParsableCommand {
@@ -146,7 +148,14 @@ struct CompareCommand: ParsableCommand {
                                                     mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
                              for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         }
-        let fileA = try PNGCodec.readFile(first), fileB = try PNGCodec.readFile(second)
+        // Both files at once, one a core: decoding is a third of a ꟻLIP comparison's time.
+        let decoded = Mutex<[Int: Result<PNGFile, ImageFileError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { [first, second] i in
+            let result = Result { () throws(ImageFileError) in try PNGCodec.readFile(i == 0 ? first : second) }
+            decoded.withLock { $0[i] = result }
+        }
+        let files = decoded.withLock { $0 }
+        let fileA = try files[0]!.get(), fileB = try files[1]!.get()
         let a = fileA.image, b = fileB.image
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")

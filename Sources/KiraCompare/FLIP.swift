@@ -46,9 +46,10 @@ public enum FLIP {
         guard n > 0 else { return [] }
         let kernels = FLIPKernels(pixelsPerDegree: viewing.pixelsPerDegree)
         // Every plane is written whole before it is read: no zero fill.
-        let r = Plane(3 * n), t = Plane(3 * n), scratch = Plane(4 * n)
-        let edgeR = Plane(n), pointR = Plane(n), edgeT = Plane(n), pointT = Plane(n)
-        defer { for plane in [r, t, scratch, edgeR, pointR, edgeT, pointT] { plane.deallocate() } }
+        let arena = PlaneArena(floats: 14 * n)
+        let r = arena.plane(3 * n), t = arena.plane(3 * n), scratch = arena.plane(4 * n)
+        let edgeR = arena.plane(n), pointR = arena.plane(n), edgeT = arena.plane(n), pointT = arena.plane(n)
+        defer { withExtendedLifetime(arena) {} }
         opponent(reference, background, into: r)
         opponent(test, background, into: t)
         features(r, width, height, kernels, scratch: scratch, edge: edgeR, point: pointR)
@@ -288,9 +289,3 @@ public enum FLIP {
 
 /// A float plane that the worker threads write disjoint parts of.
 typealias Plane = UnsafeSendablePointer<Float>
-
-extension UnsafeSendablePointer<Float> {
-    /// An uninitialised plane of `count` floats; ``deallocate()`` it.
-    init(_ count: Int) { self.init(UnsafeMutablePointer<Float>.allocate(capacity: count)) }
-    func deallocate() { pointer.deallocate() }
-}
