@@ -76,7 +76,7 @@ let targets: [Target] = [
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
     .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraFiles"], swiftSettings: nativeCPU),
-    // Image comparison: PSNR, SSIM, error statistics, diff heat maps.
+    // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     // Optimised in debug builds too: unoptimised, its SIMD2/SIMD4 drawing is about 19× slower (5.6 s
@@ -230,7 +230,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest"],
-        exclude: ["ssim_reference.py", "Golden"], swiftSettings: nativeCPU),
+        exclude: ["ssim_reference.py", "flip_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Dispatch
 import Kira
+import Synchronization
 
 /// `kira compare`: how far apart two images are, with CI-friendly exit codes.
 struct CompareCommand: ParsableCommand {
@@ -13,8 +15,12 @@ struct CompareCommand: ParsableCommand {
             2004: Gaussian window 11, σ 1.5, K1 0.01, K2 0.03) is computed on the Rec. 709 luma of R, G, \
             B (alpha ignored); as in scikit-image, images smaller than 11×11 have none ("ssim" is null, \
             and --min-ssim refuses them). Errors are in 8-bit steps; in --json, "psnr" is null for \
-            identical images. Exit status: 0 within the tolerances given (or none given), 1 outside, 2 \
-            on bad input.
+            identical images. ꟻLIP (--metric flip or all; NVIDIA's LDR-ꟻLIP, Andersson et al. 2020) gives \
+            each pixel an error from 0 to 1 for how visible the difference is when flipping between the \
+            two images at a viewing distance (--ppd, or the --monitor-* options), from colours filtered \
+            by the eye's contrast sensitivity and from edges and points. Its mean is the usual single \
+            figure, and images with alpha are composited over --flip-background (black) first. Exit \
+            status: 0 within the tolerances given (or none given), 1 outside, 2 on bad input.
             """
     )
 
@@ -40,6 +46,30 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A pixel counts as off when a channel differs by more than this, in 8-bit steps.", valueName: "e"))
     var threshold: Double = 1
 
+    @Option(help: ArgumentHelp("standard: PSNR, SSIM and the errors; flip: LDR-ꟻLIP alone; all: both (default: what the tolerances and maps given need, else standard).", valueName: "standard|flip|all"))
+    var metric: String?
+
+    @Option(name: .customLong("max-flip"), help: ArgumentHelp("Fail when the mean ꟻLIP error is above this (0...1).", valueName: "e"))
+    var maxFLIP: Double?
+
+    @Option(name: .customLong("flip-map"), help: ArgumentHelp("Write the ꟻLIP error map (PNG, magma colours), with its legend under it: a colour bar from 0 to 1.", valueName: "path"))
+    var flipMap: String?
+
+    @Option(help: ArgumentHelp("ꟻLIP's pixels per degree of visual angle (default 67.02: a 0.7 m wide 3840-pixel monitor at 0.7 m).", valueName: "ppd"))
+    var ppd: Double?
+
+    @Option(name: .customLong("monitor-distance"), help: ArgumentHelp("ꟻLIP's viewing distance, in metres (default 0.7); with --monitor-width and --monitor-pixels instead of --ppd.", valueName: "m"))
+    var monitorDistance: Double?
+
+    @Option(name: .customLong("monitor-width"), help: ArgumentHelp("ꟻLIP's monitor width, in metres (default 0.7).", valueName: "m"))
+    var monitorWidth: Double?
+
+    @Option(name: .customLong("monitor-pixels"), help: ArgumentHelp("ꟻLIP's monitor width, in pixels (default 3840).", valueName: "px"))
+    var monitorPixels: Double?
+
+    @Option(name: .customLong("flip-background"), help: ArgumentHelp("What images with alpha are composited over before ꟻLIP: black (default) or white.", valueName: "black|white"))
+    var flipBackground: String?
+
     @Flag(help: "Print one JSON object instead of a report.")
     var json = false
 
@@ -50,10 +80,65 @@ struct CompareCommand: ParsableCommand {
         if let minSSIM { try Check.number(minSSIM, "--min-ssim", in: -1...1, example: 0.99) }
         if let maxError { try Check.number(maxError, "--max-error", in: 0...255, example: 2) }
         try Check.number(threshold, "--threshold", in: 0...255, example: 8)
+        if let metric, !["standard", "flip", "all"].contains(metric) {
+            throw ValidationError("--metric must be standard, flip or all, not \"\(metric)\"")
+        }
+        if let flipBackground, FLIPBackground(rawValue: flipBackground) == nil {
+            throw ValidationError("--flip-background must be black or white, not \"\(flipBackground)\"")
+        }
+        if !computesFLIP, let option = flipOptions.first {
+            throw ValidationError("\(option) applies to ꟻLIP: add --metric flip (or all)")
+        }
+        if !computesStandard, let option = standardOptions.first {
+            throw ValidationError("\(option) applies to --metric standard or all, not flip")
+        }
+        if let maxFLIP { try Check.number(maxFLIP, "--max-flip", in: 0...1, example: 0.05) }
+        if let ppd { try Check.number(ppd, "--ppd", in: 1...10000, example: 67.02) }
+        if let monitorDistance { try Check.number(monitorDistance, "--monitor-distance", in: 0.01...100, example: 0.7) }
+        if let monitorWidth { try Check.number(monitorWidth, "--monitor-width", in: 0.01...100, example: 0.7) }
+        if let monitorPixels { try Check.number(monitorPixels, "--monitor-pixels", in: 1...100_000, example: 3840) }
+        if ppd != nil, monitorDistance != nil || monitorWidth != nil || monitorPixels != nil {
+            throw ValidationError("--ppd or --monitor-distance, --monitor-width and --monitor-pixels, not both")
+        }
+        let ppd = viewing.pixelsPerDegree
+        guard ppd >= 1 && ppd <= 10000 else {
+            throw ValidationError("the monitor gives \(format2(ppd)) pixels per degree; it must be between 1 and 10000, e.g. 67.02 (0.7 m, 0.7 m, 3840 px)")
+        }
+    }
+
+    /// The options given that only the standard metrics use.
+    private var standardOptions: [String] {
+        [(minPSNR != nil, "--min-psnr"), (minSSIM != nil, "--min-ssim"), (maxError != nil, "--max-error"), (diff != nil, "--diff")]
+            .filter(\.0).map(\.1)
+    }
+
+    /// The options given that only ꟻLIP uses.
+    private var flipOptions: [String] {
+        [(maxFLIP != nil, "--max-flip"), (flipMap != nil, "--flip-map"), (ppd != nil, "--ppd"), (monitorDistance != nil, "--monitor-distance"),
+         (monitorWidth != nil, "--monitor-width"), (monitorPixels != nil, "--monitor-pixels"), (flipBackground != nil, "--flip-background")]
+            .filter(\.0).map(\.1)
+    }
+
+    /// --metric, or what the tolerances and maps given need: ꟻLIP is slower than PSNR and SSIM
+    /// together, so it runs only when asked for.
+    private var resolvedMetric: String {
+        if let metric { return metric }
+        let flip = maxFLIP != nil || flipMap != nil
+        return flip ? (standardOptions.isEmpty ? "flip" : "all") : "standard"
+    }
+
+    private var computesFLIP: Bool { resolvedMetric != "standard" }
+    private var computesStandard: Bool { resolvedMetric != "flip" }
+
+    /// The viewing conditions of ꟻLIP: --ppd, or the monitor (each part defaulting to the paper's).
+    private var viewing: FLIPViewing {
+        if let ppd { return FLIPViewing(pixelsPerDegree: ppd) }
+        guard monitorDistance != nil || monitorWidth != nil || monitorPixels != nil else { return .standard }
+        return FLIPViewing(monitorDistance: monitorDistance ?? 0.7, monitorWidth: monitorWidth ?? 0.7, resolution: monitorPixels ?? 3840)
     }
 
     func run() throws {
-        try FileIO.checkDistinct(inputs: [first, second], outputs: diff.map { [$0] } ?? [])
+        try FileIO.checkDistinct(inputs: [first, second], outputs: [diff, flipMap].compactMap { $0 })
         // From the headers, before anything is decoded (files that are streams: after).
         if let (a, aBytes) = try PNGHeader.read(first), let (b, bBytes) = try PNGHeader.read(second) {
             guard (a.width, a.height) == (b.width, b.height) else {
@@ -63,50 +148,95 @@ struct CompareCommand: ParsableCommand {
                                                     mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
                              for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
         }
-        let fileA = try PNGCodec.readFile(first), fileB = try PNGCodec.readFile(second)
+        // Both files at once, one a core: decoding is a third of a ꟻLIP comparison's time.
+        let decoded = Mutex<[Int: Result<PNGFile, ImageFileError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { [first, second] i in
+            let result = Result { () throws(ImageFileError) in try PNGCodec.readFile(i == 0 ? first : second) }
+            decoded.withLock { $0[i] = result }
+        }
+        let files = decoded.withLock { $0 }
+        let fileA = try files[0]!.get(), fileB = try files[1]!.get()
         let a = fileA.image, b = fileB.image
         guard ImageComparison.sizesMatch(a, b) else {
             throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
         }
         try memory.budget.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
                          for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
-        let comparison = ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: fileA.hasAlpha || fileB.hasAlpha)
-        if minSSIM != nil, comparison.ssim == nil {
+        let comparesAlpha = fileA.hasAlpha || fileB.hasAlpha
+        let comparison = computesStandard ? ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: comparesAlpha) : nil
+        if minSSIM != nil, let comparison, comparison.ssim == nil {
             throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.width)×\(a.height)")
         }
         var failures: [String] = []
-        if let minPSNR, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
-        if let minSSIM, let ssim = comparison.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
-        if let maxError, comparison.maxError * 255 > maxError * (1 + 1e-9) {
+        if let minPSNR, let comparison, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
+        if let minSSIM, let ssim = comparison?.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
+        if let maxError, let comparison, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
+        let background = flipBackground.flatMap(FLIPBackground.init(rawValue:)) ?? .black
+        let flip = computesFLIP ? FLIPComparison(reference: a, test: b, viewing: viewing, background: background) : nil
+        if let maxFLIP, let flip, flip.statistics.mean > maxFLIP {
+            failures.append("mean ꟻLIP \(formatted(flip.statistics.mean, digits: 4)) > \(maxFLIP)")
+        }
+        if let flipMap, let flip { try PNGCodec.write(FLIPMap.image(flip.errors, width: flip.width, height: flip.height), to: flipMap) }
         if let diff { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diff) }
-        try writeToStandardOutput((json ? report(comparison, failures).json : report(comparison, failures).text) + "\n")
+        let report = report(a.width, a.height, comparesAlpha, comparison, flip, failures)
+        try writeToStandardOutput((json ? report.json : report.text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
     }
 
     /// Whether any tolerance was given to check against.
-    private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil }
+    private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil || maxFLIP != nil }
 
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
-        ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths, heatMap: diff != nil)
+        (computesStandard ? ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths,
+                                                               heatMap: diff != nil) : decoded)
+            + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height) : 0)
+            + (flipMap != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
     }
 
-    private func report(_ c: ImageComparison, _ failures: [String]) -> (text: String, json: String) {
-        let psnr = c.psnr.isFinite ? "\(format2(c.psnr)) dB" : "∞ (identical)"
-        let text = """
-            \(first) vs \(second), \(c.width)×\(c.height)
-            channels    \(c.comparesAlpha ? "R, G, B, A" : "R, G, B (neither file stores alpha)")
-            PSNR        \(psnr)
-            SSIM        \(c.ssim.map { "\(formatted($0, digits: 5)) (luma)" } ?? "none: smaller than the \(SSIM.windowSide)×\(SSIM.windowSide) window")
-            max error   \(format2(c.maxError * 255)) / 255
-            mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
-            pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
-            \(!hasTolerance ? "no tolerance given (--min-psnr, --min-ssim, --max-error)" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; "))
-            """
-        // JSON has no infinity: identical images have "psnr": null.
-        let json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(c.width),"height":\#(c.height),"channels":"\#(c.comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold)),"within_tolerance":\#(hasTolerance ? "\(failures.isEmpty)" : "null")}"#
+    private func report(_ width: Int, _ height: Int, _ comparesAlpha: Bool, _ c: ImageComparison?, _ flip: FLIPComparison?,
+                        _ failures: [String]) -> (text: String, json: String) {
+        var text = "\(first) vs \(second), \(width)×\(height)\n"
+        var json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(width),"height":\#(height),"metric":"\#(resolvedMetric)""#
+        if let c {
+            let psnr = c.psnr.isFinite ? "\(format2(c.psnr)) dB" : "∞ (identical)"
+            text += """
+                channels    \(comparesAlpha ? "R, G, B, A" : "R, G, B (neither file stores alpha)")
+                PSNR        \(psnr)
+                SSIM        \(c.ssim.map { "\(formatted($0, digits: 5)) (luma)" } ?? "none: smaller than the \(SSIM.windowSide)×\(SSIM.windowSide) window")
+                max error   \(format2(c.maxError * 255)) / 255
+                mean error  \(formatted(c.meanAbsoluteError * 255, digits: 4)) / 255
+                pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
+
+                """
+            // JSON has no infinity: identical images have "psnr": null.
+            json += #","channels":"\#(comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold))"#
+        }
+        if let flip {
+            text += flipText(flip)
+            json += #","flip":\#(flipJSON(flip))"#
+        }
+        let tolerances = computesStandard ? "--min-psnr, --min-ssim, --max-error" + (computesFLIP ? ", --max-flip" : "") : "--max-flip"
+        text += !hasTolerance ? "no tolerance given (\(tolerances))" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; ")
+        json += #","within_tolerance":\#(hasTolerance ? "\(failures.isEmpty)" : "null")}"#
         return (text, json)
+    }
+
+    /// The ꟻLIP lines of the report, ending in a newline.
+    private func flipText(_ f: FLIPComparison) -> String {
+        let s = f.statistics
+        let n = { (x: Double) in formatted(x, digits: 4) }
+        return """
+            ꟻLIP        mean \(n(s.mean)) (LDR, \(format2(f.viewing.pixelsPerDegree)) ppd, alpha over \(f.background.rawValue))
+                        weighted median \(n(s.weightedMedian)), weighted quartiles \(n(s.weightedFirstQuartile)) and \(n(s.weightedThirdQuartile)), min \(n(s.min)), max \(n(s.max))
+
+            """
+    }
+
+    private func flipJSON(_ f: FLIPComparison) -> String {
+        let s = f.statistics
+        return #"{"mean":\#(s.mean),"weighted_median":\#(s.weightedMedian),"weighted_first_quartile":\#(s.weightedFirstQuartile),"weighted_third_quartile":\#(s.weightedThirdQuartile),"min":\#(s.min),"max":\#(s.max),"ppd":\#(f.viewing.pixelsPerDegree),"background":"\#(f.background.rawValue)"}"#
     }
 
     /// A fraction of full scale in 8-bit steps, rounded to 1e-9 steps so that 8-bit errors print

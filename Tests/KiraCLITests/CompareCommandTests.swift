@@ -84,4 +84,52 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("45×63") && result.stderr.contains("15×21"), "\(result.stderr)")
     }
+
+    @Test func flipMetric() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let result = try workspace.run("compare", "output/a.png", "output/b.png", "--metric", "flip", "--json", "--flip-map", "output/flip.png")
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["metric"] as? String == "flip" && object["psnr"] == nil, "ꟻLIP alone: no PSNR")
+        let flip = try #require(object["flip"] as? [String: Any])
+        for key in ["mean", "weighted_median", "weighted_first_quartile", "weighted_third_quartile", "min", "max", "ppd"] {
+            #expect(flip[key] is Double, "\(key)")
+        }
+        #expect(flip["background"] as? String == "black")
+        let mean = try #require(flip["mean"] as? Double)
+        #expect(mean > 0 && mean < 1)
+        let map = try PNGCodec.read(workspace.file("output/flip.png"))
+        #expect(map.width == max(Workspace.artSize.width, DiffMapLegend.minimumWidth) && map.height == Workspace.artSize.height + DiffMapLegend.height)
+        let text = try workspace.run("compare", "output/a.png", "output/b.png", "--metric", "all", "--ppd", "30", "--flip-background", "white")
+        #expect(text.status == 0 && text.stdout.contains("PSNR") && text.stdout.contains("ꟻLIP") && text.stdout.contains("30.00 ppd, alpha over white"),
+                "\(text.stdout)")
+        #expect(text.stdout.contains("weighted median"))
+    }
+
+    @Test func maxFLIPExitCodes() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let same = try workspace.run("compare", "output/a.png", "output/same.png", "--max-flip", "0")
+        #expect(same.status == 0 && same.stdout.contains("within tolerance"), "\(same.stdout)")
+        let loose = try workspace.run("compare", "output/a.png", "output/b.png", "--max-flip", "0.9")
+        #expect(loose.status == 0, "\(loose.stdout)")
+        let strict = try workspace.run("compare", "output/a.png", "output/b.png", "--max-flip", "0.001")
+        #expect(strict.status == 1 && strict.stdout.contains("OUTSIDE tolerance: mean ꟻLIP"), "\(strict.stdout)")
+        // With a standard tolerance too, both metrics run.
+        let both = try workspace.run("compare", "output/a.png", "output/b.png", "--max-flip", "0.9", "--min-psnr", "1", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any])
+        #expect(both.status == 0 && object["metric"] as? String == "all" && object["psnr"] != nil && object["flip"] != nil)
+    }
+
+    @Test(arguments: [["--metric", "flp"], ["--max-flip", "1.5"], ["--max-flip", "nan"], ["--ppd", "0"], ["--metric", "flip", "--min-psnr", "30"],
+                      ["--ppd", "60"], ["--metric", "all", "--ppd", "60", "--monitor-distance", "1"], ["--metric", "flip", "--flip-background", "grey"],
+                      ["--metric", "flip", "--monitor-width", "-1"], ["--metric", "flip", "--flip-map", "output/a.png"]])
+    func badFLIPOptions(arguments: [String]) throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let result = try CLIRunner.run(["compare", "output/a.png", "output/b.png"] + arguments, in: workspace.path)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
 }

@@ -1,0 +1,291 @@
+import KiraImage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// LDR-ꟻLIP (Andersson et al., "ꟻLIP: A Difference Evaluator for Alternating Images", HPG 2020):
+/// a per-pixel perceptual error in 0...1 between a reference and a test image, as seen when
+/// flipping between them at a given viewing distance.
+///
+/// Colour: sRGB is decoded to linear RGB (D65) and taken to YCxCz; each channel is filtered by
+/// its contrast sensitivity (``FLIPKernels``, clamp-to-edge borders); the result, back in linear
+/// RGB clamped to 0...1, goes to CIELAB with the Hunt adjustment (a and b scaled by L/100), and
+/// the HyAB distance `|ΔL| + √(Δa² + Δb²)` is raised to `qc = 0.7` and redistributed: errors
+/// below `pc · cmax` (`pc = 0.4`; `cmax` the HyAB^qc distance of Hunt-adjusted green and blue)
+/// map linearly to `0...pt` (`pt = 0.95`), the rest linearly to `pt...1`.
+/// Features: edges and points (first and second derivatives of a Gaussian) of the achromatic
+/// channel `Y / Y_white`; their magnitudes' difference `max(Δedge, Δpoint) / √2` raised to
+/// `qf = 0.5`. The error is `colour^(1 − feature)`.
+///
+/// Planes are float32, filtered in separable passes with rows in parallel
+/// (``PlaneFilter``); the per-pixel steps run on rows in parallel too.
+public enum FLIP {
+    static let qc: Float = 0.7, qf: Float = 0.5, pc: Float = 0.4, pt: Float = 0.95
+
+    /// Linear sRGB (D65) to CIE XYZ, and back.
+    static let toXYZ: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) = (
+        SIMD3(0.4124564, 0.3575761, 0.1804375), SIMD3(0.2126729, 0.7151522, 0.0721750), SIMD3(0.0193339, 0.1191920, 0.9503041))
+    static let fromXYZ: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) = (
+        SIMD3(3.2404542, -1.5371385, -0.4985314), SIMD3(-0.9692660, 1.8760108, 0.0415560), SIMD3(0.0556434, -0.2040259, 1.0572252))
+    /// The reference white: linear RGB (1, 1, 1) in XYZ.
+    static let white = SIMD3<Float>((toXYZ.0).sum(), (toXYZ.1).sum(), (toXYZ.2).sum())
+
+    /// The per-pixel ꟻLIP errors of `test` against `reference` (row-major, 0...1), both images
+    /// composited over `background` first.
+    ///
+    /// - Precondition: the images have the same size.
+    public static func errors(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard,
+                              background: FLIPBackground = .black) -> [Float] {
+        precondition(ImageComparison.sizesMatch(reference, test), "the images must have the same size")
+        let width = reference.width, height = reference.height, n = width * height
+        guard n > 0 else { return [] }
+        let kernels = FLIPKernels(pixelsPerDegree: viewing.pixelsPerDegree)
+        // Every plane is written whole before it is read: no zero fill.
+        let arena = PlaneArena(floats: 14 * n)
+        let r = arena.plane(3 * n), t = arena.plane(3 * n), scratch = arena.plane(4 * n)
+        let edgeR = arena.plane(n), pointR = arena.plane(n), edgeT = arena.plane(n), pointT = arena.plane(n)
+        defer { withExtendedLifetime(arena) {} }
+        opponent(reference, background, into: r)
+        opponent(test, background, into: t)
+        features(r, width, height, kernels, scratch: scratch, edge: edgeR, point: pointR)
+        features(t, width, height, kernels, scratch: scratch, edge: edgeT, point: pointT)
+        // The opponent planes are filtered into the scratch planes, then copied back over themselves.
+        filter(r, width, height, kernels, scratch: scratch)
+        filter(t, width, height, kernels, scratch: scratch)
+        let cmax = Self.cmax
+        return [Float](unsafeUninitializedCapacity: n) { buffer, count in
+            let o = UnsafeSendablePointer(buffer.baseAddress!)
+            PlaneFilter.rows(height) { rows in
+                var i = rows.lowerBound * width
+                let end = rows.upperBound * width
+                // Sixteen pixels a step; the last step of a chunk is padded with zeros.
+                while i < end {
+                    let lanes = min(Lanes.scalarCount, end - i)
+                    func load(_ plane: Plane, _ offset: Int) -> Lanes {
+                        let p = plane.pointer + offset + i
+                        guard lanes < Lanes.scalarCount else { return UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
+                        var v = Lanes()
+                        for k in 0..<lanes { v[k] = p[k] }
+                        return v
+                    }
+                    let error = pixelErrors(reference: (load(r, 0), load(r, n), load(r, 2 * n)), test: (load(t, 0), load(t, n), load(t, 2 * n)),
+                                            edges: (load(edgeR, 0), load(edgeT, 0)), points: (load(pointR, 0), load(pointT, 0)), cmax: cmax)
+                    if lanes == Lanes.scalarCount {
+                        UnsafeMutableRawPointer(o.pointer + i).storeBytes(of: error, as: Lanes.self)
+                    } else {
+                        for k in 0..<lanes { o.pointer[i + k] = error[k] }
+                    }
+                    i += lanes
+                }
+            }
+            count = n
+        }
+    }
+
+    /// The lanes the per-pixel steps run in.
+    typealias Lanes = SIMD16<Float>
+
+    /// The ꟻLIP errors of sixteen pixels from their filtered opponent colours (Y, Cx, Cz) and their
+    /// edge and point magnitudes (of `116 Y/Yw − 16`), reference first.
+    @inline(__always)
+    static func pixelErrors(reference: (Lanes, Lanes, Lanes), test: (Lanes, Lanes, Lanes), edges: (Lanes, Lanes), points: (Lanes, Lanes),
+                            cmax: Float) -> Lanes {
+        // The detectors' weights sum to zero, so they see 116 Y/Yw: hence the 116.
+        let edge = magnitude(edges.0 - edges.1), point = magnitude(points.0 - points.1)
+        let feature = (edge.replacing(with: point, where: point .> edge) * (1 / (116 * Float(2).squareRoot()))).squareRoot()  // qf = 0.5
+        let a = huntLab(reference), b = huntLab(test)
+        let dl = a.0 - b.0, da = a.1 - b.1, db = a.2 - b.2
+        let hyab = magnitude(dl) + (da * da + db * db).squareRoot()
+        let e = power(hyab, Lanes(repeating: qc))
+        let knee = pc * cmax
+        let low = e * (pt / knee), high = pt + (e - knee) * ((1 - pt) / (cmax - knee))
+        return power(low.replacing(with: high, where: e .>= knee), 1 - feature)
+    }
+
+    /// Filtered YCxCz to Hunt-adjusted CIELAB, through linear RGB clamped to 0...1.
+    @inline(__always)
+    static func huntLab(_ ycxcz: (Lanes, Lanes, Lanes)) -> (Lanes, Lanes, Lanes) {
+        let yn = (ycxcz.0 + 16) * (1 / 116)
+        let x = (ycxcz.1 * (1 / 500) + yn) * white.x, y = yn * white.y, z = (yn - ycxcz.2 * (1 / 200)) * white.z
+        let r = clamp01(fromXYZ.0.x * x + fromXYZ.0.y * y + fromXYZ.0.z * z)
+        let g = clamp01(fromXYZ.1.x * x + fromXYZ.1.y * y + fromXYZ.1.z * z)
+        let b = clamp01(fromXYZ.2.x * x + fromXYZ.2.y * y + fromXYZ.2.z * z)
+        let fx = labF((toXYZ.0.x * r + toXYZ.0.y * g + toXYZ.0.z * b) * (1 / white.x))
+        let fy = labF((toXYZ.1.x * r + toXYZ.1.y * g + toXYZ.1.z * b) * (1 / white.y))
+        let fz = labF((toXYZ.2.x * r + toXYZ.2.y * g + toXYZ.2.z * b) * (1 / white.z))
+        let l = 116 * fy - 16
+        return (l, 0.01 * l * 500 * (fx - fy), 0.01 * l * 200 * (fy - fz))
+    }
+
+    @inline(__always)
+    static func magnitude(_ v: Lanes) -> Lanes { v.replacing(with: -v, where: v .< 0) }
+
+    @inline(__always)
+    static func clamp01(_ v: Lanes) -> Lanes {
+        let low = v.replacing(with: 0, where: v .< 0)
+        return low.replacing(with: 1, where: low .> 1)
+    }
+
+    @inline(__always)
+    static func labF(_ t: Lanes) -> Lanes {
+        let delta: Float = 6.0 / 29.0
+        return (t * (1 / (3 * delta * delta)) + 4.0 / 29.0).replacing(with: exp2(log2(t) * (1.0 / 3)), where: t .> delta * delta * delta)
+    }
+
+    /// `x^p` for `x ≥ 0` as `2^(p log₂ x)` in lanes, without library calls; relative error
+    /// about 1e-6 against `powf`. `0^p = 0` and `0^0 = 1`, as `powf`.
+    @inline(__always)
+    static func power(_ x: Lanes, _ p: Lanes) -> Lanes {
+        let zero = x .<= 0
+        return exp2(p * log2(x)).replacing(with: 0, where: zero).replacing(with: 1, where: zero .& (p .== 0))
+    }
+
+    /// log₂ of positive normal floats: the exponent, and the logarithm of the significand (taken
+    /// in 0.75...1.5) by the series of atanh. Zero gives about −127, not −∞.
+    @inline(__always)
+    static func log2(_ x: Lanes) -> Lanes {
+        let bits = unsafeBitCast(x, to: SIMD16<Int32>.self)
+        // The biased exponent as a float: the integer in the significand of 2²³, minus 2²³ + 127.
+        var e = unsafeBitCast(((bits &>> 23) & 0xff) | 0x4b00_0000, to: Lanes.self) - 8_388_735
+        var m = unsafeBitCast((bits & 0x007f_ffff) | 0x3f80_0000, to: Lanes.self)
+        let big = m .> 1.5
+        m = m.replacing(with: m * 0.5, where: big)
+        e = e.replacing(with: e + 1, where: big)
+        let s = (m - 1) / (m + 1), s2 = s * s
+        var series: Lanes = s2 * Float(2.0 / 11) + Float(2.0 / 9)
+        series = series * s2 + Float(2.0 / 7)
+        series = series * s2 + Float(2.0 / 5)
+        series = series * s2 + Float(2.0 / 3)
+        series = series * s2 + Float(2)
+        return e + s * series * Float(1.442_695_04)  // 1 / ln 2
+    }
+
+    /// 2^y, y clamped to −126...127: the integer part built in the exponent bits, times 2^f for
+    /// f in −0.5...0.5 by its Taylor series to the seventh power.
+    @inline(__always)
+    static func exp2(_ y: Lanes) -> Lanes {
+        var y = y.replacing(with: -126, where: y .< -126)
+        y = y.replacing(with: 127, where: y .> 127)
+        // Adding 1.5 · 2²³ rounds to an integer, which the low bits then hold.
+        let shifted = y + 12_582_912
+        let k = shifted - 12_582_912, f = (y - k) * 0.693_147_18  // ln 2
+        var p: Lanes = f * Float(1.0 / 5040) + Float(1.0 / 720)
+        for c: Float in [1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1, 1] { p = p * f + c }
+        let ki = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- 0x4b40_0000
+        return p * unsafeBitCast((ki &+ 127) &<< 23, to: Lanes.self)
+    }
+
+    /// The largest colour error: the HyAB distance of Hunt-adjusted green and blue, to the power qc.
+    static let cmax: Float = powf(hyab(huntLab(linear: SIMD3(0, 1, 0)), huntLab(linear: SIMD3(0, 0, 1))), qc)
+
+    /// The colour error after redistribution: `0...pc·cmax` to `0...pt`, the rest to `pt...1`.
+    @inline(__always)
+    static func redistributed(_ e: Float, cmax: Float) -> Float {
+        let knee = pc * cmax
+        return e < knee ? pt / knee * e : pt + (e - knee) / (cmax - knee) * (1 - pt)
+    }
+
+    /// The HyAB distance: city-block in lightness, Euclidean in chroma.
+    @inline(__always)
+    static func hyab(_ x: SIMD3<Float>, _ y: SIMD3<Float>) -> Float {
+        let d = x - y
+        return abs(d.x) + (d.y * d.y + d.z * d.z).squareRoot()
+    }
+
+    /// sRGB-encoded `v` (0...1) in linear light.
+    @inline(__always)
+    static func linear(_ v: Float) -> Float { v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4) }
+
+    /// The image as three planes, Y (`116 Y/Yw − 16`), Cx (`500 (X/Xw − Y/Yw)`) and
+    /// Cz (`200 (Y/Yw − Z/Zw)`), one after the other.
+    static func opponent(_ image: AnyRGBAImage, _ background: FLIPBackground, into planes: Plane) {
+        switch image {
+        case .rgba8(let x): opponent(x.channels, fullScale: 255, background, into: planes)
+        case .rgba16(let x): opponent(x.channels, fullScale: 65535, background, into: planes)
+        }
+    }
+
+    static func opponent<T: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
+        _ channels: [T], fullScale: Int, _ background: FLIPBackground, into planes: Plane
+    ) {
+        let n = channels.count / 4
+        // Opaque pixels decode through a table of every stored value; the others blend first.
+        let table = (0...fullScale).map { linear(Float(Double($0) / Double(fullScale))) }
+        let scale = 1 / Float(fullScale), bg = background.level
+        let blocks = max(1, n / 4096)
+        channels.withUnsafeBufferPointer { c in
+            table.withUnsafeBufferPointer { lut in
+                let src = UnsafeSendablePointer(UnsafeMutablePointer(mutating: c.baseAddress!))
+                let l = UnsafeSendablePointer(UnsafeMutablePointer(mutating: lut.baseAddress!))
+                PlaneFilter.rows(blocks) { range in
+                    let start = n * range.lowerBound / blocks, end = n * range.upperBound / blocks
+                    for p in start..<end {
+                        let s = src.pointer + 4 * p
+                        var rgb: SIMD3<Float>
+                        if Int(s[3]) == fullScale {
+                            rgb = SIMD3(l.pointer[Int(s[0])], l.pointer[Int(s[1])], l.pointer[Int(s[2])])
+                        } else {
+                            let a = Float(s[3]) * scale
+                            rgb = SIMD3(linear(Float(s[0]) * scale * a + bg * (1 - a)),
+                                        linear(Float(s[1]) * scale * a + bg * (1 - a)),
+                                        linear(Float(s[2]) * scale * a + bg * (1 - a)))
+                        }
+                        let xyz = SIMD3((toXYZ.0 * rgb).sum(), (toXYZ.1 * rgb).sum(), (toXYZ.2 * rgb).sum()) / white
+                        planes.pointer[p] = 116 * xyz.y - 16
+                        planes.pointer[n + p] = 500 * (xyz.x - xyz.y)
+                        planes.pointer[2 * n + p] = 200 * (xyz.y - xyz.z)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The three opponent planes filtered in place by their contrast sensitivity; `scratch` holds
+    /// four planes.
+    static func filter(_ planes: Plane, _ width: Int, _ height: Int, _ kernels: FLIPKernels, scratch: Plane) {
+        let n = width * height
+        let h = Plane(scratch.pointer + 3 * n)
+        for (channel, terms) in [kernels.achromatic, kernels.redGreen, kernels.blueYellow].enumerated() {
+            for (index, term) in terms.enumerated() {
+                PlaneFilter.horizontal(Plane(planes.pointer + channel * n), h, width: width, height: height, taps: term.taps)
+                PlaneFilter.vertical(h, Plane(scratch.pointer + channel * n), width: width, height: height,
+                                     taps: term.taps, scale: term.weight, accumulate: index > 0)
+            }
+        }
+        planes.pointer.update(from: scratch.pointer, count: 3 * n)
+    }
+
+    /// Linear RGB to Hunt-adjusted CIELAB (reference white: RGB (1, 1, 1)).
+    @inline(__always)
+    static func huntLab(linear rgb: SIMD3<Float>) -> SIMD3<Float> {
+        let xyz = SIMD3((toXYZ.0 * rgb).sum(), (toXYZ.1 * rgb).sum(), (toXYZ.2 * rgb).sum()) / white
+        let fx = labF(xyz.x), fy = labF(xyz.y), fz = labF(xyz.z)
+        let l = 116 * fy - 16
+        return SIMD3(l, 0.01 * l * 500 * (fx - fy), 0.01 * l * 200 * (fy - fz))
+    }
+
+    @inline(__always)
+    static func labF(_ t: Float) -> Float {
+        let delta: Float = 6.0 / 29.0
+        return t > delta * delta * delta ? cbrtf(t) : t / (3 * delta * delta) + 4.0 / 29.0
+    }
+
+    /// The edge and point magnitudes of the achromatic plane (the first of `planes`, `116 Y/Yw − 16`).
+    static func features(_ planes: Plane, _ width: Int, _ height: Int, _ kernels: FLIPKernels, scratch: Plane, edge: Plane, point: Plane) {
+        let n = width * height
+        let hg = scratch, hEdge = Plane(scratch.pointer + n), hPoint = Plane(scratch.pointer + 2 * n)
+        PlaneFilter.horizontal(planes, hg, width: width, height: height, taps: kernels.gaussian)
+        PlaneFilter.horizontal(planes, hEdge, width: width, height: height, taps: kernels.edge)
+        PlaneFilter.horizontal(planes, hPoint, width: width, height: height, taps: kernels.point)
+        PlaneFilter.magnitude(hEdge, kernels.gaussian, hg, kernels.edge, into: edge, width: width, height: height)
+        PlaneFilter.magnitude(hPoint, kernels.gaussian, hg, kernels.point, into: point, width: width, height: height)
+    }
+}
+
+/// A float plane that the worker threads write disjoint parts of.
+typealias Plane = UnsafeSendablePointer<Float>
