@@ -9,9 +9,9 @@ let products: [Product] = [
     .executable(name: "kira", targets: ["KiraCLI"]),
     // `kira serve`'s HTTP server is a program of its own, `kira-serve`, that `kira serve` runs from
     // beside itself: `swift run -c release kira` then compiles the engine and the command line
-    // only, where building SwiftNIO, Hummingbird and the rest into `kira` made a fresh first frame
-    // take 7 min 17 s instead of under 4 (2-core EPYC; docs/performance.md). `kira-serve` is the
-    // same command line with the server built in.
+    // only (a fresh first frame in 1 min 55 s, where building the server into `kira` took 7 min
+    // 17 s; 2-core EPYC, docs/performance.md). `kira-serve` is the same command line with the
+    // server built in.
     .executable(name: "kira-serve", targets: ["KiraServeCLI"]),
     // The HTTP render API behind `kira serve`, for a program that embeds it. Not in `Kira`: a package
     // that only renders never builds SwiftNIO and Hummingbird.
