@@ -1,7 +1,8 @@
 # Sourced by the LLVMPipe scripts once `root`, `here` and `out` are set: installs Mesa's EGL
 # packages when missing (and any named in `also_need`), compiles render.c into "$out/render",
-# builds kira (release; KIRA_SCRATCH_PATH=DIR builds there instead of .build) and sets `kira`
-# and `normal_of`.
+# builds kira (release; KIRA_SCRATCH_PATH=DIR builds there instead of .build, with the swift build
+# options in KIRA_BUILD_OPTIONS, e.g. an AVX2 build: "--disable-default-traits -Xswiftc -target-cpu
+# -Xswiftc haswell -Xcc -march=haswell") and sets `kira` and `normal_of`.
 need=("${also_need[@]}")
 pkg-config --exists egl 2>/dev/null || need+=(libegl-dev)
 pkg-config --exists opengl 2>/dev/null || need+=(libgl-dev)
@@ -13,7 +14,8 @@ fi
 
 gcc -O2 -o "$out/render" "$here/render.c" $(pkg-config --cflags --libs egl opengl libpng)
 scratch="${KIRA_SCRATCH_PATH:-$root/.build}"
-(cd "$root" && swift build -c release --product kira --scratch-path "$scratch" >/dev/null)
+# shellcheck disable=SC2086 # the options are words
+(cd "$root" && swift build -c release --product kira --scratch-path "$scratch" ${KIRA_BUILD_OPTIONS:-} >/dev/null)
 kira="$scratch/release/kira"
 
 # `normal_of TILT_X TILT_Y`: the face normal of normalFromTilt, as Kira computes it, for both
