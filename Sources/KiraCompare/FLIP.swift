@@ -23,7 +23,7 @@ import Darwin
 /// `qf = 0.5`. The error is `colour^(1 − feature)`.
 ///
 /// Planes are float32, filtered in separable passes with rows in parallel
-/// (``PlaneFilter``); the per-pixel steps run on rows in parallel too.
+/// (`PlaneFilter`); the per-pixel steps run on rows in parallel too.
 public enum FLIP {
     static let qc: Float = 0.7, qf: Float = 0.5, pc: Float = 0.4, pt: Float = 0.95
 
