@@ -9,9 +9,9 @@ let products: [Product] = [
     .executable(name: "kira", targets: ["KiraCLI"]),
     // `kira serve`'s HTTP server is a program of its own, `kira-serve`, that `kira serve` runs from
     // beside itself: `swift run -c release kira` then compiles the engine and the command line
-    // only (a fresh first frame in 1 min 55 s, where building the server into `kira` took 7 min
-    // 17 s; 2-core EPYC, docs/performance.md). `kira-serve` is the same command line with the
-    // server built in.
+    // only (a fresh first frame in 1 min 55 s and 157 s of CPU, where building the server into
+    // `kira` took 2 min 57 s and 323 s; 2-core Zen 4 EPYC, docs/performance.md). `kira-serve` is
+    // the same command line with the server built in.
     .executable(name: "kira-serve", targets: ["KiraServeCLI"]),
     // The HTTP render API behind `kira serve`, for a program that embeds it. Not in `Kira`: a package
     // that only renders never builds SwiftNIO and Hummingbird.
