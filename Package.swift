@@ -34,10 +34,11 @@ let nativeCPU: [SwiftSetting] = [
 ]
 
 // The `Server` trait (a default one) builds the HTTP server. Without it (`--traits NativeCPU`, or
-// `--disable-default-traits`) its packages are neither fetched nor built: KiraServer and its tests
-// compile to nothing and `kira-serve` says how to get the server. CI's sanitizer runs use that to
-// test the library alone: the server is Swift over SwiftNIO, which strict concurrency checks, and
-// the rendering it calls, where Kira's unsafe and threaded code is, the library's tests cover.
+// `--disable-default-traits`) its packages are not built (this package still fetches them):
+// KiraServer and its tests compile to nothing and `kira-serve` says how to get the server. CI's
+// sanitizer runs use that to test the library alone: the server is Swift over SwiftNIO, which
+// strict concurrency checks, and the rendering it calls, where Kira's unsafe and threaded code
+// is, the library's tests cover.
 func server(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: ["Server"]))
 }
@@ -269,7 +270,7 @@ let package = Package(
         ),
         .trait(
             name: "Server",
-            description: "Build kira serve's HTTP server (kira-serve, KiraServer) on SwiftNIO and Hummingbird. Without it they are not fetched, and kira-serve says how to get the server."
+            description: "Build kira serve's HTTP server (kira-serve, KiraServer) on SwiftNIO and Hummingbird. Without it they are not built, and kira-serve says how to get the server."
         ),
     ],
     dependencies: [
