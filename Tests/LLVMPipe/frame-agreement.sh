@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How closely Kira's on-screen frame agrees with Mesa's llvmpipe drawing it as a GPU app does
 # (render.c --frame: the kira shader into a texture of the face, then a bilinear perspective
-# quad of it, no MSAA), at several poses: PSNR over the whole canvas and inside the card alone
+# quad of it, no MSAA), at several poses: ꟻLIP over the whole canvas (kira compare --metric
+# flip), and PSNR over the whole canvas and inside the card alone
 # (the pixels both draw opaque, one pixel in from any that is not), so that a change to how
 # Kira maps canvas pixels onto the face shows apart from the edges, where Kira weighs the exact
 # covered area and llvmpipe samples pixel centres. Card 1260x1760 (`kira textures`), canvas
@@ -63,3 +64,12 @@ for pose in poses:
     off = np.mean(np.max(np.abs(a.astype(int) - b.astype(int)), axis=1) > 1) * 100
     print(f"{tx + ', ' + ty + ', ' + flip:<22} {whole:7.2f} dB {psnr(a, b):6.2f} dB {int(inside.sum()):>10} {off:12.3f} %")
 PY
+
+# ꟻLIP at the default viewing distance (67 pixels per degree), the whole canvas, alpha over black:
+# how visible the differences are when flipping between the two frames.
+for pose in "${poses[@]}"; do
+    read -r tx ty flip <<< "$pose"
+    name="pose_${tx}_${ty}_${flip}"
+    "$kira" compare "$out/$name-llvmpipe.png" "$out/$name-kira.png" --metric flip --json |
+        python3 -c "import json, sys; f = json.load(sys.stdin)['flip']; print(f\"$tx, $ty, $flip: FLIP mean {f['mean']:.5f}, weighted median {f['weighted_median']:.5f}, max {f['max']:.3f}\")"
+done
