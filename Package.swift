@@ -28,9 +28,15 @@ let products: [Product] = [
 // setting: SIMD values wider than 16 bytes are passed in different registers with and without
 // AVX, so modules compiled differently must not pass them to each other (public API that does is
 // @inlinable, for packages that depend on Kira).
+//
+// Built for a CPU without AVX-512 (no NativeCPU, or an AVX2 machine), clang warns at every use of
+// the C lane headers' 32- and 64-byte vectors that such a vector changes the calling convention:
+// about 3,000 warnings a build. Those helpers are all static, compiled into each module with that
+// module's own flags, so no such vector crosses between differently built code; -Wno-psabi.
 let nativeCPU: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "native", "-Xcc", "-march=native"], .when(traits: ["NativeCPU"])),
     .define("KIRA_NATIVE_CPU", .when(traits: ["NativeCPU"])),
+    .unsafeFlags(["-Xcc", "-Wno-psabi"]),
 ]
 
 // The `Server` trait (a default one) builds the HTTP server. Without it (`--traits NativeCPU`, or
