@@ -20,13 +20,13 @@ enum CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }
 
-    /// Runs `kira` with `arguments` in `directory`; `environment` entries replace or (with nil)
-    /// remove inherited variables, `input` is piped to its standard input, and `standardOutput`
-    /// (a path, e.g. "/dev/full") replaces the captured pipe.
+    /// Runs `kira` (or another copy of it, `program`) with `arguments` in `directory`;
+    /// `environment` entries replace or (with nil) remove inherited variables, `input` is piped to
+    /// its standard input, and `standardOutput` (a path, e.g. "/dev/full") replaces the captured pipe.
     static func run(_ arguments: [String], in directory: String, environment: [String: String?] = [:],
-                    input: Data? = nil, standardOutput: String? = nil) throws -> Result {
+                    input: Data? = nil, standardOutput: String? = nil, program: String = CLIRunner.executable) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         if !environment.isEmpty {

@@ -10,27 +10,17 @@ import Testing
         let alone = workspace.file("bin/kira")
         try FileManager.default.createDirectory(atPath: workspace.file("bin"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLIRunner.executable, toPath: alone)
-        var stderr = "", status: Int32 = 0
+        var result: CLIRunner.Result?
         // A copy just written cannot be started while a test running beside this one has forked
         // with the copy's descriptor still open ("Text file busy"): try again for up to 5 s.
-        for attempt in 0..<250 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: alone)
-            process.arguments = ["serve", "--port", "0"]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
+        for attempt in 0..<250 where result == nil {
             do {
-                try process.run()
+                result = try CLIRunner.run(["serve", "--port", "0"], in: workspace.path, program: alone)
             } catch where attempt < 249 && "\(error)".contains("Text file busy") {
                 usleep(20_000)
-                continue
             }
-            stderr = String(decoding: err.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
-            process.waitUntilExit()
-            status = process.terminationStatus
-            break
         }
+        let status = result?.status, stderr = result?.stderr ?? ""
         #expect(status == 2)
         let configuration = stderr.contains("-c release") ? "-c release " : ""
         let folder = URL(fileURLWithPath: workspace.file("bin")).resolvingSymlinksInPath().path
