@@ -1,6 +1,7 @@
 import ArgumentParser
 import CKiraMemory
 import Kira
+import KiraFiles
 
 #if canImport(Glibc)
 import Glibc

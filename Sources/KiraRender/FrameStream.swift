@@ -1,4 +1,5 @@
 import Dispatch
+import KiraFiles
 import KiraImage
 
 /// Frames on their way from the renderer to sinks: each batch submitted is rendered (one shading
