@@ -76,6 +76,10 @@ package enum KernelLevel: String, CaseIterable, Sendable, CustomStringConvertibl
     /// (The command line refuses a `KIRA_CPU` it cannot honour before any rendering.)
     package static let current: KernelLevel = (try? requested.get()) ?? detected ?? .v2
 
+    /// The level that renderers made in this task start with instead of ``current``: how the
+    /// tests run the same checks at every level this CPU runs.
+    @TaskLocal package static var scoped: KernelLevel?
+
     /// The shade kernel of this level, for ``TileScheduler/run(tiles:context:_:)`` with a
     /// `ShadeTask`.
     var shadeTile: TileScheduler.TileFunction {

@@ -19,9 +19,9 @@ public final class ShadeRenderer {
     /// measures. When false (the default) the tables, which depend only on the layer's size, are
     /// kept.
     public var recomputesNoiseTables = false
-    /// The CPU level whose kernels shade (``KernelLevel/current`` unless a test or a benchmark
-    /// sets another that this CPU runs).
-    package var kernelLevel = KernelLevel.current
+    /// The CPU level whose kernels shade, and project for a ``FrameRenderer`` built on this
+    /// renderer (``KernelLevel/current``, unless a test sets another that this CPU runs).
+    package var kernelLevel = KernelLevel.scoped ?? KernelLevel.current
 
     /// The last foil's tables (a ``FoilTablesBox``), kept while the size and parameters stay.
     private var tables: AnyObject?
