@@ -20,24 +20,44 @@ let products: [Product] = [
 
 // MARK: - Build settings
 
-// The pixel code is written for SIMD lanes; with a CPU flag the compiler maps them to AVX-512
-// (or AVX2) instead of baseline x86-64's SSE, about 2.5× faster (docs/performance.md). The flag
-// is a default trait so that the plain `swift build -c release` is the fast build. A package that
-// depends on Kira gets it too unless it asks for `traits: []`; binaries built with it run only on
-// CPUs like the build machine's, and `kira --version` says so. Every Swift target takes the same
-// setting: SIMD values wider than 16 bytes are passed in different registers with and without
-// AVX, so modules compiled differently must not pass them to each other (public API that does is
-// @inlinable, for packages that depend on Kira).
+// The pixel loops (every foil's shade, the projection and compositing, the quantising) are
+// compiled once per x86-64 level from one source folder, Sources/KiraKernels: the targets
+// KiraKernelsV2, V3 and V4 are links to it, built with -march=x86-64-v2, -v3 (AVX2) and -v4
+// (AVX-512); clang's -march sets swiftc's code generation too, and swiftc's own -target-cpu takes
+// CPU names only. KiraRender chooses one level at start by CPUID (`KIRA_CPU=v2|v3|v4` forces one),
+// so the default build runs on any x86-64-v2 CPU at the speed of the one it runs on. The rest of
+// the engine is built for the architecture's baseline. Those calls pass pointers and scalars
+// only: SIMD values wider than 16 bytes travel in different registers at different levels.
 //
-// Built for a CPU without AVX-512 (no NativeCPU, or an AVX2 machine), clang warns at every use of
-// the C lane headers' 32- and 64-byte vectors that such a vector changes the calling convention:
-// about 3,000 warnings a build. Those helpers are all static, compiled into each module with that
-// module's own flags, so no such vector crosses between differently built code; -Wno-psabi.
+// SwiftPM cannot condition a setting on the target architecture, so the levels' flags are chosen
+// here by the architecture this manifest is built for (the host's): on arm64 (NEON is its
+// baseline) the three kernel modules are the same baseline code and KernelLevel reports that.
+// Cross-building from x86-64 for another architecture: set KIRA_KERNEL_LEVELS=baseline (no
+// -march flags). Not tested here: no arm64 machine.
+#if arch(x86_64)
+let levelFlags = Context.environment["KIRA_KERNEL_LEVELS"] != "baseline"
+#else
+let levelFlags = false
+#endif
+
+// The `NativeCPU` trait (opt-in) builds every module for the build machine's CPU
+// (`-target-cpu native`, which then also wins over the levels' flags): for a binary that runs
+// on that machine only. `kira --version` says so.
+//
+// Built for a CPU without AVX-512, clang warns at every use of the C lane headers' 32- and
+// 64-byte vectors that such a vector changes the calling convention: about 3,000 warnings a
+// build. Those helpers are all static, compiled into each module with that module's own flags,
+// so no such vector crosses between differently built code; -Wno-psabi.
 let nativeCPU: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "native", "-Xcc", "-march=native"], .when(traits: ["NativeCPU"])),
     .define("KIRA_NATIVE_CPU", .when(traits: ["NativeCPU"])),
     .unsafeFlags(["-Xcc", "-Wno-psabi"]),
 ]
+
+/// The settings of the kernel module for x86-64 level `level` ("v2", "v3" or "v4").
+func kernelLevel(_ level: String) -> [SwiftSetting] {
+    (levelFlags ? [.unsafeFlags(["-Xcc", "-march=x86-64-\(level)"])] : []) + nativeCPU
+}
 
 // The `Server` trait (a default one) builds the HTTP server. Without it (`--traits NativeCPU`, or
 // `--disable-default-traits`) its packages are not built (this package still fetches them):
@@ -58,6 +78,8 @@ let commandLineDependencies: [Target.Dependency] = [
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "Logging", package: "swift-log"),
 ]
+
+let kernelDependencies: [Target.Dependency] = ["KiraLaneJobs", "KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"]
 
 let targets: [Target] = [
     // The umbrella module.
@@ -81,7 +103,17 @@ let targets: [Target] = [
         name: "KiraFormats", dependencies: ["KiraImage", "KiraFiles", "CKiraFormats"],
         swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
-    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFiles", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
+    .target(
+        name: "KiraRender",
+        dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFiles", "KiraLaneJobs", "KiraKernelsV2", "KiraKernelsV3", "KiraKernelsV4", "CKiraLanes", "CKiraProjection", "CKiraCPU"],
+        swiftSettings: nativeCPU),
+    // What the pixel loops take: raw views of the images, per-worker scratch, faces to project,
+    // the channel types. Shared by KiraRender and every level's kernels.
+    .target(name: "KiraLaneJobs", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraProjection"], swiftSettings: nativeCPU),
+    // The pixel loops, one module per x86-64 level (see `kernelLevel`); the folders link to Sources/KiraKernels.
+    .target(name: "KiraKernelsV2", dependencies: kernelDependencies, swiftSettings: kernelLevel("v2")),
+    .target(name: "KiraKernelsV3", dependencies: kernelDependencies, swiftSettings: kernelLevel("v3")),
+    .target(name: "KiraKernelsV4", dependencies: kernelDependencies, swiftSettings: kernelLevel("v4")),
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
@@ -233,6 +265,8 @@ let targets: [Target] = [
     // The lane layer: lane types and polyfills (floor, sqrt, min/max, conversions, stored pixels
     // to lanes and back, the quantiser) as clang vector builtins, for the shader and the projection.
     .target(name: "CKiraLanes"),
+    // Which x86-64 levels this CPU runs (CPUID), for the choice of kernels.
+    .target(name: "CKiraCPU"),
     // The projection's per-run kernels (inverse map, bilinear fetch, composite, store), for KiraRender.
     .target(name: "CKiraProjection", dependencies: ["CKiraLanes"]),
 
@@ -281,10 +315,10 @@ let package = Package(
     name: "Kira",
     products: products,
     traits: [
-        .default(enabledTraits: ["NativeCPU", "Server"]),
+        .default(enabledTraits: ["Server"]),
         .trait(
             name: "NativeCPU",
-            description: "Compile the pixel code for the build machine's CPU (-target-cpu native). Binaries then need a CPU like it."
+            description: "Compile everything for the build machine's CPU (-target-cpu native). Binaries then need a CPU like it; the default build chooses its kernels by CPU at start instead."
         ),
         .trait(
             name: "Server",
