@@ -48,9 +48,9 @@ public struct Bench {
 
     /// The built-in sample card's front and mask resized to `width` × `height`: the card measured
     /// when no art is given.
-    public static func sampleCard(width: Int, height: Int) -> (art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) {
-        (BuiltInCard.front.art.rgba8.resized(width: width, height: height),
-         BuiltInCard.front.mask.rgba8.resized(width: width, height: height))
+    public static func sampleCard(width: Int, height: Int) throws(ImageFileError) -> (art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) {
+        (try BuiltInCard.front.art.rgba8.lanczosScaled(width: width, height: height),
+         try BuiltInCard.front.mask.rgba8.lanczosScaled(width: width, height: height))
     }
 
     /// Sizes the batches to the memory budget, or refuses when even one frame does not fit.

@@ -100,6 +100,6 @@ struct BenchCommand: ParsableCommand {
             try memory.budget.checkDecoding([art, mask])
             return (try PNGCodec.read(art).rgba8, try PNGCodec.read(mask).rgba8)
         }
-        return Bench.sampleCard(width: size.width, height: size.height)
+        return try Bench.sampleCard(width: size.width, height: size.height)
     }
 }
