@@ -20,6 +20,8 @@ public struct Problem: Error, Sendable, Equatable {
     public var allowed: String?
     /// Seconds after which a retry may succeed (503).
     public var retryAfter: Int?
+    /// The methods the resource takes (405).
+    public var allow: String?
 
     public init(status: HTTPResponse.Status, kind: String, title: String, detail: String,
                 parameter: String? = nil, allowed: String? = nil, retryAfter: Int? = nil) {
@@ -56,6 +58,7 @@ public struct Problem: Error, Sendable, Equatable {
         bytes.append(UInt8(ascii: "\n"))
         var headers: HTTPFields = [.contentType: Self.mediaType, .cacheControl: "no-store"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if let allow { headers[.allow] = allow }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
@@ -81,8 +84,10 @@ extension Problem {
     }
 
     static func methodNotAllowed(_ method: HTTPRequest.Method) -> Problem {
-        Problem(status: .methodNotAllowed, kind: "method-not-allowed", title: "Method not allowed",
-                detail: "\(method) is not served here; use GET")
+        var problem = Problem(status: .methodNotAllowed, kind: "method-not-allowed", title: "Method not allowed",
+                              detail: "\(method.rawValue.prefix(32)) is not served here; use \(MethodCheck.allowHeader)")
+        problem.allow = MethodCheck.allowHeader
+        return problem
     }
 
     static func badSignature(_ detail: String) -> Problem {
@@ -109,6 +114,11 @@ extension Problem {
         Problem(status: .badRequest, kind: "too-large", title: "The frame is larger than this server renders", detail: detail,
                 parameter: parameter, allowed: RenderRequest.parameter(named: parameter)?.help(naming: { $0 }))
     }
+
+    /// The client left, or the grace period ended, before the answer was ready: nginx's 499,
+    /// "client closed request", logged and counted, and sent to no one.
+    static let clientClosed = Problem(status: .init(code: 499, reasonPhrase: "Client Closed Request"), kind: "client-closed",
+                                      title: "The client closed the connection", detail: "the connection closed before the frame was ready")
 
     static let notReady = Problem(status: .serviceUnavailable, kind: "not-ready", title: "Not ready",
                                   detail: "the server is shutting down and takes no new work", retryAfter: 1)
