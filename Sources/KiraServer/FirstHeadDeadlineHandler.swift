@@ -55,7 +55,11 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
         context.fireChannelRead(data)
     }
 
+    /// The client closed its side: whatever is answered now reaches no one.
+    private(set) var inputClosed = false
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { inputClosed = true }
         if event is ChannelShouldQuiesceEvent, !headEnded {
             context.close(promise: nil)
             return

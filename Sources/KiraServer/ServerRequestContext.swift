@@ -20,12 +20,20 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddr
         channel = source.channel
     }
 
-    var peerLeft: Bool { !channel.isActive }
+    var peerLeft: Bool {
+        get async {
+            guard channel.isActive else { return true }
+            let channel = channel
+            return (try? await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.handler(type: FirstHeadDeadlineHandler.self).inputClosed
+            }.get()) ?? false
+        }
+    }
 }
 
 /// A request context that knows whether its client is still connected.
 protocol PeerRequestContext: RequestContext {
     /// The connection closed: an answer made now reaches no one.
-    var peerLeft: Bool { get }
+    var peerLeft: Bool { get async }
 }
 #endif
