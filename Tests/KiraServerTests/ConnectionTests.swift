@@ -1,4 +1,5 @@
 #if Server
+import Dispatch
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -168,6 +169,36 @@ import Testing
                 if !metrics.contains("status=\"499\"") { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(metrics.contains("kira_http_requests_total{route=\"/v1/cards/{id}/render.png\",status=\"499\"} 1"), "\(metrics)")
+        }
+    }
+
+    /// Deadlines are answered on time while renders keep Dispatch's workers busy (as the
+    /// renderer's parallel apply does) for far longer.
+    @Test func deadlinesHoldWhileRendersOccupyDispatch() async throws {
+        let configuration = ServerFixtures.configuration {
+            $0.deadline = .seconds(1)
+            $0.maxInflight = 4
+        }
+        let render: FrameService.Render = { _, _, _ in
+            try await FrameService.onOwnThread {
+                DispatchQueue.concurrentPerform(iterations: 16) { _ in usleep(4_000_000) }
+                return [1]
+            }
+        }
+        try await ServerFixtures.running(configuration, render: render) { port in
+            let waits = try await withThrowingTaskGroup(of: (HTTPResponse.Status, Duration).self) { group in
+                for i in 0..<4 {
+                    group.addTask {
+                        let start = ContinuousClock.now
+                        let response = try await ServerFixtures.get("/v1/cards/sample/render.png?tilt_x=\(i)", port: port)
+                        return (response.status, ContinuousClock.now - start)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(waits.allSatisfy { $0.0 == .serviceUnavailable }, "\(waits)")
+            // 1 s, and room for a loaded machine; the renders take 4 s at least.
+            #expect(waits.allSatisfy { $0.1 < .milliseconds(2500) }, "\(waits)")
         }
     }
 }
