@@ -6,7 +6,8 @@ import NIOHTTP1
 
 /// A connection's child channel with what the upgradable HTTP/1 pipeline leaves out: a deadline
 /// for the first request head (``FirstHeadDeadlineHandler``), an answer to requests it cannot
-/// parse (``MalformedRequestHandler``), closes that wait for a slow reader's bytes and bytes
+/// parse (``MalformedRequestHandler``), a problem for a WebSocket upgrade it refuses
+/// (``FailedUpgradeHandler``), closes that wait for a slow reader's bytes and bytes
 /// queued for clients counted in the budget (``WriteProgressHandler``), and a connection closed
 /// when its task is cancelled (the grace period is over), whatever it was waiting for.
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
@@ -25,6 +26,7 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }.flatMapThrowing { value in
             let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(MalformedRequestHandler(), position: .after(decoder))
+            try channel.pipeline.syncOperations.addHandler(FailedUpgradeHandler(), position: .after(decoder))
             return value
         }
     }

@@ -50,16 +50,26 @@ public struct Problem: Error, Sendable, Equatable {
         Body(type: "/problems/" + kind, title: title, status: status.code, detail: detail, parameter: parameter, allowed: allowed)
     }
 
-    /// The HTTP response.
-    public var response: Response {
+    /// The body: the JSON members, one line.
+    var json: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var bytes = (try? encoder.encode(body)).map { [UInt8]($0) } ?? Array("{}".utf8)
         bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// The header fields beside the body.
+    var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: Self.mediaType, .cacheControl: "no-store"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let allow { headers[.allow] = allow }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return headers
+    }
+
+    /// The HTTP response.
+    public var response: Response {
+        Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
 }
 
@@ -119,6 +129,10 @@ extension Problem {
     /// "client closed request", logged and counted, and sent to no one.
     static let clientClosed = Problem(status: .init(code: 499, reasonPhrase: "Client Closed Request"), kind: "client-closed",
                                       title: "The client closed the connection", detail: "the connection closed before the frame was ready")
+
+    /// A WebSocket upgrade asked of a path that has none.
+    static let noWebSocket = Problem(status: .badRequest, kind: "no-websocket", title: "No WebSocket here",
+                                     detail: "only /live, the live preview's, is a WebSocket (when the server serves the preview); this path is plain HTTP")
 
     static let notReady = Problem(status: .serviceUnavailable, kind: "not-ready", title: "Not ready",
                                   detail: "the server is shutting down and takes no new work", retryAfter: 1)

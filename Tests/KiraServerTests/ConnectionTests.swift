@@ -172,22 +172,25 @@ import Testing
         }
     }
 
-    /// Deadlines are answered on time while renders keep Dispatch's workers busy (as the
-    /// renderer's parallel apply does) for far longer.
-    @Test func deadlinesHoldWhileRendersOccupyDispatch() async throws {
+    /// Deadlines are answered on time while renders keep every processor busy for far longer.
+    @Test func deadlinesHoldWhileRendersKeepTheProcessorsBusy() async throws {
+        let processors = ProcessInfo.processInfo.activeProcessorCount
         let configuration = ServerFixtures.configuration {
             $0.deadline = .seconds(1)
-            $0.maxInflight = 4
+            $0.maxInflight = processors
         }
+        // A render as the server runs one (one thread each, by default): 3 s of work.
         let render: FrameService.Render = { _, _, _ in
             try await FrameService.onOwnThread {
-                DispatchQueue.concurrentPerform(iterations: 16) { _ in usleep(4_000_000) }
-                return [1]
+                let end = ContinuousClock.now + .seconds(3)
+                var spins = 0
+                while ContinuousClock.now < end { spins &+= 1 }
+                return [UInt8(truncatingIfNeeded: spins)]
             }
         }
         try await ServerFixtures.running(configuration, render: render) { port in
             let waits = try await withThrowingTaskGroup(of: (HTTPResponse.Status, Duration).self) { group in
-                for i in 0..<4 {
+                for i in 0..<processors {
                     group.addTask {
                         let start = ContinuousClock.now
                         let response = try await ServerFixtures.get("/v1/cards/sample/render.png?tilt_x=\(i)", port: port)
@@ -197,8 +200,27 @@ import Testing
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(waits.allSatisfy { $0.0 == .serviceUnavailable }, "\(waits)")
-            // 1 s, and room for a loaded machine; the renders take 4 s at least.
-            #expect(waits.allSatisfy { $0.1 < .milliseconds(2500) }, "\(waits)")
+            // 1 s, and room for a loaded machine; the renders take 3 s.
+            #expect(waits.allSatisfy { $0.1 < .milliseconds(2000) }, "\(waits)")
+        }
+    }
+
+    /// A WebSocket upgrade at a path without one is refused with a problem; /live still upgrades.
+    @Test func aWebSocketUpgradeElsewhereIsAProblem() async throws {
+        try await ServerFixtures.running(ServerFixtures.configuration()) { port in
+            for path in ["/healthz", "/v1/cards/sample/render.png", "/nothing"] {
+                let connection = try RawConnection(port: port)
+                connection.send(RawConnection.webSocketUpgrade(path: path))
+                let answer = String(decoding: try #require(await connection.readUntilClosed(seconds: 10), "\(path)"), as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request"), "\(path): \(answer)")
+                #expect(answer.lowercased().contains("content-type: application/problem+json"), "\(path): \(answer)")
+                #expect(answer.contains("\"type\":\"/problems/no-websocket\""), "\(path): \(answer)")
+            }
+            let live = try RawConnection(port: port)
+            live.send(RawConnection.webSocketUpgrade(path: "/live"))
+            let opened = await live.read(seconds: 30) { !RawConnection.webSocketFrames(in: $0).isEmpty }
+            #expect(Self.statusLine(opened) == "HTTP/1.1 101 Switching Protocols")
+            #expect(!RawConnection.webSocketFrames(in: opened).isEmpty)
         }
     }
 }
