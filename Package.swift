@@ -294,7 +294,7 @@ let targets: [Target] = [
     .testTarget(
         name: "KiraServerTests",
         dependencies: [
-            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
+            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
             // The tests' HTTP and WebSocket clients are their own, on what the server already
             // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             server("Hummingbird", "hummingbird"),
