@@ -40,7 +40,7 @@ public enum FLIP {
     ///
     /// - Precondition: the images have the same size.
     public static func errors(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard,
-                              background: FLIPBackground = .black) -> [Float] {
+                              background: FLIPBackground = .standard) -> [Float] {
         precondition(ImageComparison.sizesMatch(reference, test), "the images must have the same size")
         let width = reference.width, height = reference.height, n = width * height
         guard n > 0 else { return [] }

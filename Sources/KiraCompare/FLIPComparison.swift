@@ -11,7 +11,7 @@ public struct FLIPComparison: Sendable {
     public let statistics: FLIPStatistics
 
     /// - Precondition: the images have the same size.
-    public init(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard, background: FLIPBackground = .black) {
+    public init(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard, background: FLIPBackground = .standard) {
         width = reference.width
         height = reference.height
         self.viewing = viewing

@@ -66,6 +66,9 @@ import Testing
         // The paper's monitor: 0.7 m wide, 3840 pixels, seen from 0.7 m.
         #expect(abs(FLIPViewing.standard.pixelsPerDegree - 67.0206) < 1e-4)
         #expect(abs(FLIPViewing(monitorDistance: 1, monitorWidth: 0.5, resolution: 1920).pixelsPerDegree - 1920 / 0.5 * .pi / 180) < 1e-9)
+        // Parts not given are the standard monitor's.
+        #expect(FLIPViewing(monitorDistance: nil, monitorWidth: nil, resolution: nil) == .standard)
+        #expect(abs(FLIPViewing(monitorDistance: 1.4, monitorWidth: nil, resolution: nil).pixelsPerDegree - 2 * FLIPViewing.standard.pixelsPerDegree) < 1e-9)
     }
 
     @Test func kernelsAreNormalised() {
