@@ -190,7 +190,7 @@ struct CompareCommand: ParsableCommand {
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
         (computesStandard ? ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths,
                                                                heatMap: diff != nil) : decoded)
-            + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height) : 0)
+            + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height, viewing: viewing) : 0)
             + (flipMap != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
     }
 
