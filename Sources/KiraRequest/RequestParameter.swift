@@ -33,18 +33,22 @@ public struct RequestParameter<Root>: Sendable {
     public let kind: ParameterKind
     /// The bounds of a number or whole number, for a front end that draws a slider; nil for the other kinds.
     public let range: ClosedRange<Double>?
+    /// The default in its canonical spelling, for a front end that shows it (a slider's start, a
+    /// picker's choice); nil when the parameter is unset by default.
+    public let defaultValue: String?
     private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
     private let canonical: @Sendable (Root) -> String?
 
     /// An entry that parses with `store` and reports its value with `canonical`.
     public init(name: String, valueName: String, help: String, kind: ParameterKind, range: ClosedRange<Double>? = nil,
-                store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
+                defaultValue: String? = nil, store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
                 canonical: @escaping @Sendable (Root) -> String?) {
         self.name = name
         self.valueName = valueName
         self.help = help
         self.kind = kind
         self.range = range
+        self.defaultValue = defaultValue
         self.store = store
         self.canonical = canonical
     }
@@ -70,7 +74,7 @@ public struct RequestParameter<Root>: Sendable {
     public func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable) -> RequestParameter<Outer> {
         let store = self.store, canonical = self.canonical
         return RequestParameter<Outer>(
-            name: name, valueName: valueName, help: help, kind: kind, range: range,
+            name: name, valueName: valueName, help: help, kind: kind, range: range, defaultValue: defaultValue,
             store: { (outer: inout Outer, text: String) throws(RequestError) in try store(&outer[keyPath: path], text) },
             canonical: { canonical($0[keyPath: path]) })
     }
@@ -83,6 +87,7 @@ extension RequestParameter {
         valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .number, range: Double(range.lowerBound)...Double(range.upperBound),
+             defaultValue: ParameterValue.format(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example ?? `default`)
              },
@@ -109,6 +114,7 @@ extension RequestParameter {
         example: Int? = nil, valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .integer, range: Double(range.lowerBound)...Double(range.upperBound),
+             defaultValue: String(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example ?? `default`)
              },
@@ -133,6 +139,7 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], default: V, help: String
     ) -> Self {
         Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
+             defaultValue: words.first { $0.1 == `default` }?.0,
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
              },
@@ -165,7 +172,7 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, default: V, valueName: String, help: String,
         parse: @escaping @Sendable (String) throws(RequestError) -> V, spell: @escaping @Sendable (V) -> String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .text,
+        Self(name: name, valueName: valueName, help: help, kind: .text, defaultValue: spell(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in root[keyPath: path] = try parse(text) },
              canonical: { $0[keyPath: path] == `default` ? nil : spell($0[keyPath: path]) })
     }
