@@ -83,13 +83,13 @@ struct FLIPBand {
                 var sY = Lanes(), sCx = Lanes(), sCz1 = Lanes(), sCz2 = Lanes(), sG = Lanes(), sE = Lanes(), sP = Lanes()
                 for k in 0..<count {
                     let vy = load(y + c + k), vx = load(cx + c + k), vz = load(cz + c + k)
-                    sY.addProduct(csfY[k], vy)
-                    sG.addProduct(g[k], vy)
-                    sE.addProduct(e[k], vy)
-                    sP.addProduct(p[k], vy)
-                    sCx.addProduct(csfCx[k], vx)
-                    sCz1.addProduct(cz1[k], vz)
-                    sCz2.addProduct(cz2[k], vz)
+                    sY += csfY[k] * vy
+                    sG += g[k] * vy
+                    sE += e[k] * vy
+                    sP += p[k] * vy
+                    sCx += csfCx[k] * vx
+                    sCz1 += cz1[k] * vz
+                    sCz2 += cz2[k] * vz
                 }
                 store(sY, target + c)
                 store(sCx, target + stride + c)
@@ -113,31 +113,28 @@ struct FLIPBand {
             var c = 0
             while c < width {
                 // Per image: Y, Cx, Cz, and the edge and point gradients' x and y components.
-                var a = (Lanes(), Lanes(), Lanes(), Lanes(), Lanes(), Lanes(), Lanes())
-                var b = a
+                var aY = Lanes(), aX = Lanes(), aZ = Lanes(), aEx = Lanes(), aEy = Lanes(), aPx = Lanes(), aPy = Lanes()
+                var bY = Lanes(), bX = Lanes(), bZ = Lanes(), bEx = Lanes(), bEy = Lanes(), bPx = Lanes(), bPy = Lanes()
                 for k in 0..<count {
                     let ra = lines[k] + c, rb = ra + rows * stride
-                    a.0.addProduct(csfY[k], load(ra))
-                    a.1.addProduct(csfCx[k], load(ra + stride))
-                    a.2.addProduct(cz1[k], load(ra + 2 * stride))
-                    a.2.addProduct(cz2[k], load(ra + 3 * stride))
-                    let ga = load(ra + 4 * stride)
-                    a.3.addProduct(g[k], load(ra + 5 * stride))
-                    a.4.addProduct(e[k], ga)
-                    a.5.addProduct(g[k], load(ra + 6 * stride))
-                    a.6.addProduct(p[k], ga)
-                    b.0.addProduct(csfY[k], load(rb))
-                    b.1.addProduct(csfCx[k], load(rb + stride))
-                    b.2.addProduct(cz1[k], load(rb + 2 * stride))
-                    b.2.addProduct(cz2[k], load(rb + 3 * stride))
-                    let gb = load(rb + 4 * stride)
-                    b.3.addProduct(g[k], load(rb + 5 * stride))
-                    b.4.addProduct(e[k], gb)
-                    b.5.addProduct(g[k], load(rb + 6 * stride))
-                    b.6.addProduct(p[k], gb)
+                    let ga = load(ra + 4 * stride), gb = load(rb + 4 * stride)
+                    aY += csfY[k] * load(ra)
+                    aX += csfCx[k] * load(ra + stride)
+                    aZ += cz1[k] * load(ra + 2 * stride) + cz2[k] * load(ra + 3 * stride)
+                    aEx += g[k] * load(ra + 5 * stride)
+                    aEy += e[k] * ga
+                    aPx += g[k] * load(ra + 6 * stride)
+                    aPy += p[k] * ga
+                    bY += csfY[k] * load(rb)
+                    bX += csfCx[k] * load(rb + stride)
+                    bZ += cz1[k] * load(rb + 2 * stride) + cz2[k] * load(rb + 3 * stride)
+                    bEx += g[k] * load(rb + 5 * stride)
+                    bEy += e[k] * gb
+                    bPx += g[k] * load(rb + 6 * stride)
+                    bPy += p[k] * gb
                 }
-                let error = FLIP.pixelErrors(reference: (a.0, a.1, a.2), test: (b.0, b.1, b.2),
-                                             edges: (hypot(a.3, a.4), hypot(b.3, b.4)), points: (hypot(a.5, a.6), hypot(b.5, b.6)), cmax: cmax)
+                let error = FLIP.pixelErrors(reference: (aY, aX, aZ), test: (bY, bX, bZ),
+                                             edges: (hypot(aEx, aEy), hypot(bEx, bEy)), points: (hypot(aPx, aPy), hypot(bPx, bPy)), cmax: cmax)
                 let lanes = min(Lanes.scalarCount, width - c)
                 if lanes == Lanes.scalarCount {
                     store(error, output + c)
@@ -150,7 +147,7 @@ struct FLIPBand {
     }
 
     @inline(__always)
-    private func hypot(_ x: Lanes, _ y: Lanes) -> Lanes { (x * x + y * y).squareRoot() }
+    private func hypot(_ x: Lanes, _ y: Lanes) -> Lanes { FLIP.squareRoot(x * x + y * y) }
 
     @inline(__always)
     private func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }

@@ -131,6 +131,10 @@ import Testing
                 #expect(abs(lanes - Float(pow(Double(x), Double(p)))) <= 2e-6 * max(1, lanes), "\(x)^\(p)")
             }
         }
+        for x: Float in [0, 1e-30, 1e-6, 0.02, 0.5, 1, 2, 7.5, 180, 1e6, 3e30] {
+            let root = FLIP.squareRoot(FLIP.Lanes(repeating: x))[0]
+            #expect(abs(root - x.squareRoot()) <= 2 * x.squareRoot().ulp, "√\(x): \(root)")
+        }
         #expect(FLIP.power(FLIP.Lanes(repeating: 0), FLIP.Lanes(repeating: 0.7))[0] == 0)
         #expect(FLIP.power(FLIP.Lanes(repeating: 0), FLIP.Lanes(repeating: 0))[0] == 1)
     }
