@@ -5,9 +5,9 @@
 /// two terms, and the feature detectors' Gaussian, first and second derivative: seven rows an
 /// image) go into a ring of `2R + 1` slots, `R` the widest radius; an output row then sums its
 /// column of slots vertically into fourteen registers of sixteen lanes and turns them into errors
-/// there. So no plane of the image's size is ever stored: whole-image planes cost more in page
-/// faults than in arithmetic (56 % of a 1260×1760 comparison's time went to the kernel zeroing
-/// their pages, perf, Zen 4).
+/// there. So no plane of the image's size is ever stored: for a 1260×1760 pair the whole-image
+/// planes peaked at 175 MB against 54 MB, and the kernel zeroing their pages took from a tenth to
+/// half of the CPU time (perf, Zen 4, a shared machine).
 ///
 /// Rows are padded to whole blocks of lanes with their edge pixels, and coordinates clamped to the
 /// image, so the sums need no bounds checks; all taps are padded with zeros to `2R + 1`.
@@ -106,35 +106,12 @@ struct FLIPBand {
     /// An output row from the slots of its vertical window (`lines[k]` the slot of row `y − R + k`).
     @inline(__always)
     private func vertical(_ lines: UnsafePointer<UnsafePointer<Float>>, row output: UnsafeMutablePointer<Float>) {
-        let count = 2 * radius + 1, rows = Self.rowsPerImage, cmax = FLIP.cmax
+        let cmax = FLIP.cmax
         taps.vertical.withUnsafeBufferPointer { t in
-            let csfY = t.baseAddress!, csfCx = csfY + count, cz1 = csfCx + count, cz2 = cz1 + count
-            let g = cz2 + count, e = g + count, p = e + count
             var c = 0
             while c < width {
-                // Per image: Y, Cx, Cz, and the edge and point gradients' x and y components.
-                var aY = Lanes(), aX = Lanes(), aZ = Lanes(), aEx = Lanes(), aEy = Lanes(), aPx = Lanes(), aPy = Lanes()
-                var bY = Lanes(), bX = Lanes(), bZ = Lanes(), bEx = Lanes(), bEy = Lanes(), bPx = Lanes(), bPy = Lanes()
-                for k in 0..<count {
-                    let ra = lines[k] + c, rb = ra + rows * stride
-                    let ga = load(ra + 4 * stride), gb = load(rb + 4 * stride)
-                    aY += csfY[k] * load(ra)
-                    aX += csfCx[k] * load(ra + stride)
-                    aZ += cz1[k] * load(ra + 2 * stride) + cz2[k] * load(ra + 3 * stride)
-                    aEx += g[k] * load(ra + 5 * stride)
-                    aEy += e[k] * ga
-                    aPx += g[k] * load(ra + 6 * stride)
-                    aPy += p[k] * ga
-                    bY += csfY[k] * load(rb)
-                    bX += csfCx[k] * load(rb + stride)
-                    bZ += cz1[k] * load(rb + 2 * stride) + cz2[k] * load(rb + 3 * stride)
-                    bEx += g[k] * load(rb + 5 * stride)
-                    bEy += e[k] * gb
-                    bPx += g[k] * load(rb + 6 * stride)
-                    bPy += p[k] * gb
-                }
-                let error = FLIP.pixelErrors(reference: (aY, aX, aZ), test: (bY, bX, bZ),
-                                             edges: (hypot(aEx, aEy), hypot(bEx, bEy)), points: (hypot(aPx, aPy), hypot(bPx, bPy)), cmax: cmax)
+                let a = column(lines, image: 0, at: c, taps: t.baseAddress!), b = column(lines, image: 1, at: c, taps: t.baseAddress!)
+                let error = FLIP.pixelErrors(reference: a.colour, test: b.colour, edges: (a.edge, b.edge), points: (a.point, b.point), cmax: cmax)
                 let lanes = min(Lanes.scalarCount, width - c)
                 if lanes == Lanes.scalarCount {
                     store(error, output + c)
@@ -144,6 +121,28 @@ struct FLIPBand {
                 c += Lanes.scalarCount
             }
         }
+    }
+
+    /// One image's vertical sums for sixteen columns from `c`: its filtered Y, Cx and Cz, and its
+    /// edge and point gradient magnitudes.
+    @inline(__always)
+    private func column(_ lines: UnsafePointer<UnsafePointer<Float>>, image: Int, at c: Int, taps t: UnsafePointer<Float>)
+        -> (colour: (Lanes, Lanes, Lanes), edge: Lanes, point: Lanes) {
+        let count = 2 * radius + 1, offset = image * Self.rowsPerImage * stride + c
+        let csfY = t, csfCx = csfY + count, cz1 = csfCx + count, cz2 = cz1 + count
+        let g = cz2 + count, e = g + count, p = e + count
+        var y = Lanes(), x = Lanes(), z = Lanes(), ex = Lanes(), ey = Lanes(), px = Lanes(), py = Lanes()
+        for k in 0..<count {
+            let r = lines[k] + offset, gaussian = load(r + 4 * stride)
+            y += csfY[k] * load(r)
+            x += csfCx[k] * load(r + stride)
+            z += cz1[k] * load(r + 2 * stride) + cz2[k] * load(r + 3 * stride)
+            ex += g[k] * load(r + 5 * stride)
+            ey += e[k] * gaussian
+            px += g[k] * load(r + 6 * stride)
+            py += p[k] * gaussian
+        }
+        return ((y, x, z), hypot(ex, ey), hypot(px, py))
     }
 
     @inline(__always)
