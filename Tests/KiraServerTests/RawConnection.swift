@@ -44,6 +44,16 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
 
     func send(_ text: String) { send(bytes: Array(text.utf8)) }
 
+    /// Sends `bytes` from a Dispatch thread: a large send blocks until the server reads.
+    func sendOnDispatch(_ bytes: [UInt8]) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.send(bytes: bytes)
+                continuation.resume()
+            }
+        }
+    }
+
     func send(bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
