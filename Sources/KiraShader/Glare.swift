@@ -20,7 +20,7 @@ public enum Glare {
     public struct Frame: Sendable {
         /// The centre in pixels, the reciprocal of the squared radius in pixels, the strength.
         public var centre: SIMD2<Float>
-        public var inverseRadiusSquared: Float
+        @usableFromInline package var inverseRadiusSquared: Float
         public var strength: Float
 
         @inlinable

@@ -75,7 +75,7 @@ public enum KiraLanes {
     /// the reference's `d` is 1, its `6 * d + e` is 6 and its saturation `d / (q.x + e)` is 1: one
     /// division fewer than ``rgb2hsv(_:)``, and the saturation is known to be 1.
     @inlinable @inline(__always)
-    public static func saturatedHue(_ c: RGBLanes) -> Lanes {
+    package static func saturatedHue(_ c: RGBLanes) -> Lanes {
         let q = hsvTerms(c)
         return Lanes.abs(q.z + (q.w - q.y) / 6)
     }
@@ -88,7 +88,7 @@ public enum KiraLanes {
     /// in 0...1): there the saturation is 1 (``saturatedHue(_:)``), so both colours are
     /// ``saturatedColor(_:)``.
     @inlinable @inline(__always)
-    public static func noiseColors(valueNoise: Lanes) -> NoiseColors {
+    package static func noiseColors(valueNoise: Lanes) -> NoiseColors {
         let colorNoiseRGB = saturatedColor(valueNoise)
         return NoiseColors(colorNoiseRGB: colorNoiseRGB, fullValueRGB: saturatedColor(saturatedHue(colorNoiseRGB)))
     }
@@ -97,7 +97,7 @@ public enum KiraLanes {
     /// angle's colour, times the colour at value 1. With ``noiseColors(valueNoise:)`` this is
     /// `generateKiraRGB` operation for operation (multiplying by a value of 1 is exact).
     @inlinable @inline(__always)
-    public static func generateKiraRGB(_ colors: NoiseColors, angleColorRGB a: SIMD3<Float>) -> RGBLanes {
+    package static func generateKiraRGB(_ colors: NoiseColors, angleColorRGB a: SIMD3<Float>) -> RGBLanes {
         let dr = colors.colorNoiseRGB.r - a.x
         let dg = colors.colorNoiseRGB.g - a.y
         let db = colors.colorNoiseRGB.b - a.z
@@ -124,7 +124,7 @@ public enum KiraLanes {
 }
 
 /// The per-pixel colours of the kira shine that do not depend on the face normal.
-public struct NoiseColors: Sendable {
+@usableFromInline package struct NoiseColors: Sendable {
     /// `hsv2rgb(noise, 1, 1)`.
     public var colorNoiseRGB: RGBLanes
     /// `hsv2rgb(h, s, 1)` for `(h, s) = rgb2hsv(colorNoiseRGB)`.

@@ -17,7 +17,7 @@ public struct KiraParameters: Sendable, Equatable, Hashable {
     /// `ANGLE_STRENGTH`: how many hue cycles per radian of view angle.
     public var angleStrength: Float
     /// `NOISE_SCALE`: lattice cells across the layer.
-    public var noiseScale: Float
+    @usableFromInline package var noiseScale: Float
     public var verticalFlip: VerticalFlip
     /// The foil: what the shine looks like (``Foil/kira``, the seed's, by default).
     public var foil: Foil
@@ -59,7 +59,7 @@ public struct KiraParameters: Sendable, Equatable, Hashable {
 
     /// `fragCoord.y` for a pixel centre at `positionY` on a `width` × `height` layer.
     @inlinable
-    public func fragCoordY(_ positionY: Float, width: Float, height: Float) -> Float {
+    package func fragCoordY(_ positionY: Float, width: Float, height: Float) -> Float {
         switch verticalFlip {
         case .seedWidth: width - positionY
         case .height: height - positionY

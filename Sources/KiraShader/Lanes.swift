@@ -60,7 +60,7 @@ extension Lanes {
     }
 
     @inlinable @inline(__always)
-    public static func sqrt(_ x: Lanes) -> Lanes { kira_sqrt(x) }
+    package static func sqrt(_ x: Lanes) -> Lanes { kira_sqrt(x) }
 }
 
 extension SIMD16<Float> {

@@ -20,8 +20,8 @@ public struct NoiseTables: Sendable, FoilTables {
     public let parameters: KiraParameters
 
     /// The lowest and highest lattice row `floor(st.y)` of any pixel row.
-    public let firstBand: Int
-    public let lastBand: Int
+    @usableFromInline package let firstBand: Int
+    package let lastBand: Int
 
     /// Per column: `1 - u.x`; then per band, per column: `r0`, `ca`, `dbu`. Each table is
     /// `paddedWidth` long. Kept at a fixed address so that rows can be read through pointers.

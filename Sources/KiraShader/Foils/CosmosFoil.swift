@@ -6,37 +6,37 @@
 /// stars are a sparse hashed field of soft points. Each layer is shifted by whole pixels in
 /// proportion to the normal's x and y. Changed by the normal (the shifts), the mask and the
 /// intensity.
-public enum CosmosFoil: FoilShader {
+@usableFromInline package enum CosmosFoil: FoilShader {
     public static let name = "cosmos"
     public static let summary = "galaxy: nebula clouds and stars on a deeper layer that shifts against the art (parallax)"
 
     /// Shift per unit of the normal's x or y, as a share of the face's width: nebula and stars.
-    public static let nebulaDepth: Float = 0.12
-    public static let starDepth: Float = 0.25
+    @usableFromInline package static let nebulaDepth: Float = 0.12
+    @usableFromInline package static let starDepth: Float = 0.25
     /// Nebula lattice cells across the face's width: the broad octave and the fine one, and the
     /// fine one's share.
-    public static let broadCells: Float = 2.5
-    public static let fineCells: Float = 7
-    public static let fineShare: Float = 0.35
+    @usableFromInline package static let broadCells: Float = 2.5
+    @usableFromInline package static let fineCells: Float = 7
+    @usableFromInline package static let fineShare: Float = 0.35
     /// The ramp: deep violet, blue, magenta; and how the noise maps onto it.
     public static let deep = SIMD3<Float>(0.10, 0.02, 0.28)
     public static let blue = SIMD3<Float>(0.05, 0.30, 0.75)
     public static let magenta = SIMD3<Float>(0.85, 0.20, 0.60)
     public static let contrast: Float = 1.8
-    public static let floorLevel: Float = 0.4
+    @usableFromInline package static let floorLevel: Float = 0.4
     /// Stars: cells across the width, the share of cells with a star (of 256), a star's radius in
     /// cells.
-    public static let starCells: Float = 70
-    public static let starShare: UInt32 = 60
-    public static let starRadius: Float = 0.22
+    @usableFromInline package static let starCells: Float = 70
+    @usableFromInline package static let starShare: UInt32 = 60
+    @usableFromInline package static let starRadius: Float = 0.22
     @usableFromInline static let broadSeed: UInt32 = 0xC05_0001
     @usableFromInline static let fineSeed: UInt32 = 0xC05_0002
     @usableFromInline static let starSeed: UInt32 = 0xC05_0003
 
     /// The two layers' shifts in whole pixels.
     public struct Frame {
-        public var nebula: SIMD2<Int>
-        public var stars: SIMD2<Int>
+        @usableFromInline package var nebula: SIMD2<Int>
+        @usableFromInline package var stars: SIMD2<Int>
 
         @inlinable
         public init(nebula: SIMD2<Int>, stars: SIMD2<Int>) {
@@ -49,8 +49,8 @@ public enum CosmosFoil: FoilShader {
     public struct Tables: FoilTables {
         public let width: Int
         public let height: Int
-        public var broad: LatticeNoise
-        public var fine: LatticeNoise
+        @usableFromInline package var broad: LatticeNoise
+        @usableFromInline package var fine: LatticeNoise
 
         public init(width: Int, height: Int, parameters: KiraParameters) {
             self.width = width

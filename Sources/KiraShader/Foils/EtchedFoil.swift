@@ -5,7 +5,7 @@
 ///
 /// Changed by the normal (where the light comes from), the height map (`--foil-map`), the mask
 /// (where the relief shows) and the intensity.
-public enum EtchedFoil: FoilShader {
+@usableFromInline package enum EtchedFoil: FoilShader {
     public static let name = "etched"
     public static let summary = "embossed relief: the foil map (or the mask) as a height map, lit from the tilt"
 
@@ -13,12 +13,12 @@ public enum EtchedFoil: FoilShader {
 
     /// The light's direction on the card at rest (from the upper left), how far the normal swings
     /// it, and the relief's gain (a slope of one full height step across two pixels is lit this much).
-    public static let lightAtRest = SIMD2<Float>(-0.5, -0.7)
-    public static let swing: Float = 1.5
+    @usableFromInline package static let lightAtRest = SIMD2<Float>(-0.5, -0.7)
+    @usableFromInline package static let swing: Float = 1.5
     public static let depth: Float = 4
     /// The highlight's colour, the flat foil's sheen, and how dark the shadows get.
-    public static let silver = SIMD3<Float>(0.92, 0.95, 1.0)
-    public static let sheen: Float = 0.1
+    @usableFromInline package static let silver = SIMD3<Float>(0.92, 0.95, 1.0)
+    @usableFromInline package static let sheen: Float = 0.1
     public static let shadow: Float = 0.55
 
     /// The light's direction on the card, times the relief's gain.
@@ -27,8 +27,8 @@ public enum EtchedFoil: FoilShader {
     public struct Pixel {
         /// The height map's slopes (right minus left, below minus above), the mask's weight and
         /// the coverage.
-        public var slopeX: Lanes
-        public var slopeY: Lanes
+        @usableFromInline package var slopeX: Lanes
+        @usableFromInline package var slopeY: Lanes
         public var weight: RGBLanes
         public var coverage: Lanes
 

@@ -1,7 +1,7 @@
 import CKiraLanes
 
 /// Small functions the foils share, each as a scalar and a lane twin that round alike.
-public enum FoilMath {
+@usableFromInline package enum FoilMath {
     // MARK: Integer hashing (the lane twins are `kira_hash_*` in kira_lanes.h)
 
     /// A 32-bit integer mixer (xorshift-multiply, two rounds).
@@ -18,12 +18,12 @@ public enum FoilMath {
 
     /// The hash of lattice cell (`column`, `row`) for pattern `seed`.
     @inlinable
-    public static func hashCell(_ column: UInt32, _ row: UInt32, seed: UInt32) -> UInt32 {
+    package static func hashCell(_ column: UInt32, _ row: UInt32, seed: UInt32) -> UInt32 {
         hash((column &* 0x9E37_79B1) ^ (row &* 0x85EB_CA77 &+ seed))
     }
 
     @inlinable @inline(__always)
-    public static func hashCell(_ column: SIMD16<UInt32>, _ row: UInt32, seed: UInt32) -> SIMD16<UInt32> {
+    package static func hashCell(_ column: SIMD16<UInt32>, _ row: UInt32, seed: UInt32) -> SIMD16<UInt32> {
         kira_hash_cell(column, row, seed)
     }
 
@@ -82,13 +82,13 @@ public enum FoilMath {
     /// A soft bump of squared distance `t` (in units of the radius squared): `max(1 - t, 0)²`,
     /// 1 at the centre, 0 from the radius on, with no kink at either end.
     @inlinable
-    public static func bump(_ t: Float) -> Float {
+    package static func bump(_ t: Float) -> Float {
         let f = Swift.max(1 - t, 0)
         return f * f
     }
 
     @inlinable @inline(__always)
-    public static func bump(_ t: Lanes) -> Lanes {
+    @usableFromInline package static func bump(_ t: Lanes) -> Lanes {
         let f = Lanes.max(1 - t, .zero)
         return f * f
     }
@@ -96,7 +96,7 @@ public enum FoilMath {
     /// The fully saturated colour of hue `h` (a cycle per unit): red, yellow, green, cyan, blue,
     /// magenta, red.
     @inlinable
-    public static func spectrum(_ h: Float) -> SIMD3<Float> {
+    package static func spectrum(_ h: Float) -> SIMD3<Float> {
         func channel(_ k: Float) -> Float {
             SeedShader.clamp(abs(SeedShader.fract(h + k) * 6 - 3) - 1, 0, 1)
         }
@@ -104,7 +104,7 @@ public enum FoilMath {
     }
 
     @inlinable @inline(__always)
-    public static func spectrum(_ h: Lanes) -> RGBLanes {
+    package static func spectrum(_ h: Lanes) -> RGBLanes {
         @inline(__always) func channel(_ k: Float) -> Lanes {
             Lanes.clamp(Lanes.abs(Lanes.fract(h + k) * 6 - 3) - 1, .zero, Lanes(repeating: 1))
         }
@@ -113,12 +113,12 @@ public enum FoilMath {
 
     /// The wrapped difference `a - b` on a circle of circumference 1, in [-0.5, 0.5).
     @inlinable
-    public static func wrapped(_ a: Float, _ b: Float) -> Float { SeedShader.fract(a - b + 0.5) - 0.5 }
+    package static func wrapped(_ a: Float, _ b: Float) -> Float { SeedShader.fract(a - b + 0.5) - 0.5 }
 
     @inlinable @inline(__always)
-    public static func wrapped(_ a: Lanes, _ b: Float) -> Lanes { Lanes.fract(a - b + 0.5) - 0.5 }
+    package static func wrapped(_ a: Lanes, _ b: Float) -> Lanes { Lanes.fract(a - b + 0.5) - 0.5 }
 
     /// `normal` of unit length (the normal is checked finite and non-zero before any foil runs).
     @inlinable
-    public static func unitNormal(_ normal: SIMD3<Float>) -> SIMD3<Float> { SeedShader.normalize(normal) }
+    package static func unitNormal(_ normal: SIMD3<Float>) -> SIMD3<Float> { SeedShader.normalize(normal) }
 }

@@ -5,7 +5,7 @@
 public enum FoilRegistry {
     /// Calls `visitor` with each foil type in turn (each call specialised for its foil).
     @inlinable @inline(__always)
-    public static func visitAll<V: FoilVisitor>(_ visitor: inout V) {
+    package static func visitAll<V: FoilVisitor>(_ visitor: inout V) {
         visitor.visit(KiraFoil.self)
         visitor.visit(RainbowFoil.self)
         visitor.visit(SparkleFoil.self)
@@ -23,7 +23,7 @@ public enum FoilRegistry {
     }()
 
     /// Each foil's one-line summary, by name.
-    public static let summaries: [(name: String, summary: String)] = {
+    package static let summaries: [(name: String, summary: String)] = {
         var names = Names()
         visitAll(&names)
         return names.summaries
@@ -66,7 +66,7 @@ public enum FoilRegistry {
 }
 
 /// Code to run for each foil type (``FoilRegistry/visitAll(_:)``).
-public protocol FoilVisitor {
+@usableFromInline package protocol FoilVisitor {
     mutating func visit<F: FoilShader>(_ foil: F.Type)
 }
 

@@ -126,7 +126,7 @@ public struct FoilInput {
 
 extension Lanes {
     /// `i + 0.5` in lane `i`.
-    public static let centreOffsets = Lanes(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5,
+    @usableFromInline package static let centreOffsets = Lanes(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5,
                                             14.5, 15.5)
 }
 

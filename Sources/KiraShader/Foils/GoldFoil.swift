@@ -6,22 +6,22 @@
 ///
 /// Changed by the normal's x (where the streak is), the mask and the intensity (how much of the
 /// art turns gold: at 1 the masked art is all metal).
-public enum GoldFoil: FoilShader {
+@usableFromInline package enum GoldFoil: FoilShader {
     public static let name = "gold"
     public static let summary = "metallic gold foil: the art in warm gold tones with a brushed sheen that slides sideways"
 
     /// The foil's colour, and how light it is under the darkest art.
     public static let gold = SIMD3<Float>(1.0, 0.78, 0.34)
-    public static let darkest: Float = 0.3
+    @usableFromInline package static let darkest: Float = 0.3
     /// The highlight's colour.
     public static let light = SIMD3<Float>(1.0, 0.95, 0.80)
     /// The streak's half-width as a share of the face's width, and how far it moves per unit of
     /// the normal's x, in face widths.
-    public static let streakWidth: Float = 0.16
+    @usableFromInline package static let streakWidth: Float = 0.16
     public static let travel: Float = 2.2
     /// Groove cells down the face (the grain of the brushing) and how much they vary the sheen.
-    public static let grooves: Float = 160
-    public static let grain: Float = 0.5
+    package static let grooves: Float = 160
+    package static let grain: Float = 0.5
     @usableFromInline static let seed: UInt32 = 0x601D_0001
 
     /// Per row, the grooves' effect on the sheen.
@@ -50,7 +50,7 @@ public enum GoldFoil: FoilShader {
 
     /// The grooves' factor on row `y` of a face `height` pixels tall: 1D value noise, in
     /// `1 - grain ... 1`.
-    public static func groove(_ y: Int, height: Int) -> Float {
+    package static func groove(_ y: Int, height: Int) -> Float {
         let st = (Float(y) + 0.5) / (Float(height) / grooves)
         let i = SeedShader.floor(st), f = SeedShader.fract(st)
         let u = f * f * (3 - 2 * f)

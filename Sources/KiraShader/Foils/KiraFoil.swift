@@ -4,7 +4,7 @@
 /// The fast path is ``KiraLanes`` on the factored noise (``NoiseTables``); the reference is
 /// ``SeedShader/kiraEffect(position:layer:size:normal:mono:parameters:)``. The intensity scales
 /// the mask (a multiply by 1 is exact: intensity 1 is the original shader bit for bit).
-public enum KiraFoil: FoilShader {
+@usableFromInline package enum KiraFoil: FoilShader {
     public static let name = "kira"
     public static let summary = "the original holo: speckled rainbow noise that lights where its hue meets the view angle's"
 

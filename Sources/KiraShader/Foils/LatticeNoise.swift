@@ -6,7 +6,7 @@
 /// hash: the foils that use this noise are Kira's own, and the mixer has no period to show.
 /// Pixel columns and rows may lie up to `margin` outside the face (for layers that move with
 /// parallax).
-public struct LatticeNoise: Sendable {
+@usableFromInline package struct LatticeNoise: Sendable {
     public let width: Int
     public let height: Int
     public let margin: Int

@@ -4,20 +4,20 @@
 /// slide. Fine grooves within each band make the colour shimmer in strips.
 ///
 /// Changed by the normal (the bands' phase), the mask and the intensity (where and how much).
-public enum RainbowFoil: FoilShader {
+@usableFromInline package enum RainbowFoil: FoilShader {
     public static let name = "rainbow"
     public static let summary = "diffraction grating: diagonal spectral bands that slide as the card tilts"
 
     /// Spectral cycles from the top-left corner to the bottom-right one.
     public static let cycles: Float = 2.5
     /// Cycles the bands slide per unit of the normal's x + y (about half a cycle for a 10° tilt).
-    public static let slide: Float = 3
+    @usableFromInline package static let slide: Float = 3
     /// Strips of finer grooves per cycle; the bands' brightness between strips and its rise to
     /// the middle of a strip (a grating sends the eye only part of the light: the bands stay
     /// translucent over the art).
-    public static let strips: Float = 4
-    public static let dim: Float = 0.35
-    public static let stripRise: Float = 0.3
+    @usableFromInline package static let strips: Float = 4
+    @usableFromInline package static let dim: Float = 0.35
+    @usableFromInline package static let stripRise: Float = 0.3
 
     /// The bands' phase for this normal.
     public typealias Frame = Float
@@ -42,7 +42,7 @@ public enum RainbowFoil: FoilShader {
 
     /// Cycles per pixel along the diagonal of a face of `size`.
     @inlinable
-    public static func cyclesPerPixel(_ size: SIMD2<Float>) -> Float { cycles / (size.x + size.y) }
+    package static func cyclesPerPixel(_ size: SIMD2<Float>) -> Float { cycles / (size.x + size.y) }
 
     @inlinable @inline(__always)
     public static func pixel(_ input: FoilInput, row: NoFoilTables.Row) -> Pixel {

@@ -3,7 +3,7 @@
 ///
 /// It is ``KiraFoil`` with the mask inverted and clipped by the art's alpha (the inverted mask is
 /// light outside the card too, where nothing should shine).
-public enum ReverseFoil: FoilShader {
+@usableFromInline package enum ReverseFoil: FoilShader {
     public static let name = "reverse"
     public static let summary = "reverse holo: the kira shine on everything but the art window (the mask inverted)"
 

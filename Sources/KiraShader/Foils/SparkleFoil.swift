@@ -5,25 +5,25 @@
 /// The face is divided into cells; a share of them hold a flake at a random spot, with a random
 /// orientation (a point on a unit torus) and a slight tint. The normal picks the orientation that
 /// reflects to the eye; flakes near it flash. Changed by the normal, the mask and the intensity.
-public enum SparkleFoil: FoilShader {
+@usableFromInline package enum SparkleFoil: FoilShader {
     public static let name = "sparkle"
     public static let summary = "glitter: sparse flakes that flash, each at its own tilt of the card"
 
     /// Cells across the face's shorter side (a flake's cell is about 7 pixels on the sample card).
-    public static let cellsAcross: Float = 90
+    @usableFromInline package static let cellsAcross: Float = 90
     /// Cells holding a flake, of 256.
     public static let share: UInt32 = 100
     /// A flake's radius as a share of its cell.
     public static let radius: Float = 0.32
     /// How far from the reflecting orientation a flake still flashes (torus units), and how far
     /// the normal moves that orientation (per unit of its x and y).
-    public static let flashWidth: Float = 0.11
+    @usableFromInline package static let flashWidth: Float = 0.11
     public static let travel: Float = 2.5
     /// The faint glint of a flake that is not flashing, and the flash's peak.
-    public static let glint: Float = 0.3
-    public static let flash: Float = 1.6
+    @usableFromInline package static let glint: Float = 0.3
+    @usableFromInline package static let flash: Float = 1.6
     /// How much of a flake's tint is colour (the rest is white).
-    public static let tint: Float = 0.4
+    @usableFromInline package static let tint: Float = 0.4
     @usableFromInline static let seed: UInt32 = 0x5EED_0001
 
     /// The orientation that reflects to the eye, on the unit torus.
@@ -31,8 +31,8 @@ public enum SparkleFoil: FoilShader {
 
     public struct Pixel {
         /// The flake's orientation, and its colour times its coverage of the pixel.
-        public var orientationX: Lanes
-        public var orientationY: Lanes
+        @usableFromInline package var orientationX: Lanes
+        @usableFromInline package var orientationY: Lanes
         public var light: RGBLanes
 
         @inlinable @inline(__always)

@@ -107,7 +107,7 @@ public enum SeedShader {
     }
 
     /// The light direction of `getViewAngle`, `normalize((0, -1, -1))`.
-    public static let lightDirection = normalize(SIMD3(0, -1, -1))
+    @usableFromInline package static let lightDirection = normalize(SIMD3(0, -1, -1))
 
     @inlinable
     public static func getViewAngle(_ normal: SIMD3<Float>) -> Float {
