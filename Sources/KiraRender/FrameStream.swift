@@ -1,6 +1,6 @@
-import KiraLaneJobs
 import Dispatch
 import KiraImage
+import KiraLaneJobs
 
 /// Frames on their way from the renderer to sinks: each batch submitted is rendered (one shading
 /// sweep), its frames are encoded by every sink's encoder on worker threads, and they are handed
