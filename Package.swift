@@ -74,7 +74,7 @@ func server(_ product: String, _ package: String) -> Target.Dependency {
 // The `kira` command line, as `kira` and (with the server built in) as `kira-serve`.
 let commandLineDependencies: [Target.Dependency] = [
     "CKiraMemory",
-    "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench", "KiraServerAPI",
+    "Kira", "KiraFiles", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraTextureCache", "KiraBench", "KiraServerAPI",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "Logging", package: "swift-log"),
 ]
@@ -84,25 +84,28 @@ let kernelDependencies: [Target.Dependency] = ["KiraLaneJobs", "KiraShader", "Ki
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraFiles", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the kira shader, scalar reference and SIMD lanes. No I/O, no threads.
     .target(name: "KiraShader", dependencies: ["CKiraLanes"], swiftSettings: nativeCPU),
     // Rotation matrices and face normals (`normalFromTilt`), rotation3DEffect homographies.
     .target(name: "KiraGeometry", swiftSettings: nativeCPU),
-    // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
-    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
+    // Files read and written safely: whole-file reads with limits, atomic replacement, the output
+    // rules, file identity, cleanup at termination, and the memory budget that inputs count against.
+    .target(name: "KiraFiles", dependencies: ["CKiraFiles"], swiftSettings: nativeCPU),
+    // RGBA image buffers, PNG decoding/encoding through libpng.
+    .target(name: "KiraImage", dependencies: ["KiraFiles", "CKiraPNG", "CLibDeflate"], swiftSettings: nativeCPU),
     // Still images beyond PNG and colour: WebP and JPEG files, an art's colour profile converted to
     // sRGB, Lanczos downscaling. KiraImage holds the PNG side (and its files); this module the
     // four libraries below, so that a user who only needs PNG decoding does not link them.
     .target(
-        name: "KiraFormats", dependencies: ["KiraImage", "CKiraFormats"],
+        name: "KiraFormats", dependencies: ["KiraImage", "KiraFiles", "CKiraFormats"],
         swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
     .target(
         name: "KiraRender",
-        dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraLaneJobs", "KiraKernelsV2", "KiraKernelsV3", "KiraKernelsV4", "CKiraLanes", "CKiraProjection", "CKiraCPU"],
+        dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFiles", "KiraLaneJobs", "KiraKernelsV2", "KiraKernelsV3", "KiraKernelsV4", "CKiraLanes", "CKiraProjection", "CKiraCPU"],
         swiftSettings: nativeCPU),
     // What the pixel loops take: raw views of the images, per-worker scratch, faces to project,
     // the channel types. Shared by KiraRender and every level's kernels.
@@ -112,39 +115,46 @@ let targets: [Target] = [
     .target(name: "KiraKernelsV3", dependencies: kernelDependencies, swiftSettings: kernelLevel("v3")),
     .target(name: "KiraKernelsV4", dependencies: kernelDependencies, swiftSettings: kernelLevel("v4")),
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
-    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
-    .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraFiles"], swiftSettings: nativeCPU),
+    .target(name: "KiraVideo", dependencies: ["KiraImage", "KiraFiles", "CKiraFiles"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
-    .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
+    .target(name: "KiraCompare", dependencies: ["KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     // Optimised in debug builds too: unoptimised, its SIMD2/SIMD4 drawing is about 19× slower (5.6 s
     // against 0.3 s CPU for CommittedTexturesTests), and every CLI test on the built-in card draws it.
     // Same pixels at either level (Swift never contracts float operations; CommittedTexturesTests).
     .target(
-        name: "KiraSamples", dependencies: ["KiraImage"],
+        name: "KiraSamples", dependencies: ["KiraImage", "KiraFiles"],
         swiftSettings: nativeCPU + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
     // WHAT a front end asks for: a frame, a shaded face or an animation as one value, with one
     // table of named parameters that the command line, manifests and HTTP queries all parse.
     .target(
         name: "KiraRequest",
-        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
+        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFiles", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
+        swiftSettings: nativeCPU),
+
+    // Textures decoded once per file within a memory budget, and SHA-256 content hashes, shared by
+    // `kira batch` and `kira serve`. Not in the umbrella: a package that only renders never links
+    // libcrypto.
+    .target(
+        name: "KiraTextureCache", dependencies: ["KiraRequest", "KiraImage", "KiraFiles", "CLibCrypto"],
         swiftSettings: nativeCPU),
 
     // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
     // as sinks of the one frame pipeline (KiraRender's FramePipeline).
-    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
-    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments"], swiftSettings: nativeCPU),
+    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments"], swiftSettings: nativeCPU),
 
     // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
     // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
     // renders never builds the CSV reader or links libcrypto.
     .target(
         name: "KiraCatalogue",
-        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
+        dependencies: ["KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
     // What `kira serve` is started with and what its URLs mean: its configuration, the render
@@ -152,7 +162,7 @@ let targets: [Target] = [
     // `kira serve` use it from the lean `kira`.
     .target(
         name: "KiraServerAPI",
-        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFormats", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
         swiftSettings: nativeCPU),
 
     // `kira serve`: the render API over HTTP (Hummingbird), its limits, cache, signatures and
@@ -160,7 +170,7 @@ let targets: [Target] = [
     .target(
         name: "KiraServer",
         dependencies: [
-            "KiraServerAPI", "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "KiraFormats", "KiraAnimation", "KiraGeometry",
+            "KiraServerAPI", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraAnimation", "KiraGeometry",
             server("Hummingbird", "hummingbird"),
             server("ServiceLifecycle", "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -265,24 +275,26 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Helpers shared by the test targets (hand-built PNG files).
     .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFilesTests", dependencies: ["KiraFiles", "CKiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraFiles", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraFiles", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest"],
+        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest", "KiraFormats"],
         exclude: ["ssim_reference.py", "flip_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraFiles", "KiraTextureCache", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServerAPI", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraServerTests",
         dependencies: [
-            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
+            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
             // The tests' HTTP and WebSocket clients are their own, on what the server already
             // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             server("Hummingbird", "hummingbird"),

@@ -14,11 +14,12 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         abstract: "Serve frames over HTTP: GET /v1/cards/ID/render.png?tilt_x=8&size=800x1000 (the kira render options as query parameters).",
         discussion: """
             Serves the built-in card as 'sample', and with --cards every sub-folder of DIR as a card named \
-            after it (art.png, and optionally mask.png, back.png, back_mask.png). Also /healthz, /readyz and \
+            after it (art.png, and optionally mask.png, back.png, back_mask.png, foil_map.png). Also /healthz, /readyz and \
             /metrics (Prometheus), and at / a live preview: drag the card in a browser (docs/live-preview.md). Frames are cached, immutable and carry an ETag; errors are RFC 9457 \
             problem+json. Without --key-file it listens on loopback only (unless --insecure); with it, every \
             render URL must be signed ('kira sign'). SIGTERM or SIGINT stop it gracefully (exit 0). \
-            A card folder that cannot be served stops the start-up (exit 2). See docs/serve.md.
+            A card folder that cannot be served stops the start-up (exit 2). See docs/serve.md; the query \
+            parameters, with their ranges and defaults, are in docs/parameters.md.
             """
     )
 
@@ -78,14 +79,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
     @OptionGroup var memory: MemoryOptions
 
     static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return Check.format(value)
-    }
-
-    static func duration(_ seconds: Double?, _ option: String, in range: ClosedRange<Double>, example: Double) throws -> Duration? {
-        guard let seconds else { return nil }
-        try Check.number(seconds, option, in: range, example: example)
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        Check.format(duration.inSeconds)
     }
 
     /// The server the options describe.
@@ -96,10 +90,10 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         configuration.cardsDirectory = cards
         if let cache { configuration.cacheBytes = cache.bytes }
         if let maxInflight { configuration.maxInflight = maxInflight }
-        if let maxWait = try Self.duration(maxWait, "--max-wait", in: 0...60, example: 0.5) { configuration.maxWait = maxWait }
-        if let deadline = try Self.duration(deadline, "--deadline", in: 0.001...3600, example: 30) { configuration.deadline = deadline }
-        if let idle = try Self.duration(idleTimeout, "--idle-timeout", in: 0.1...3600, example: 60) { configuration.idleTimeout = idle }
-        if let grace = try Self.duration(gracePeriod, "--grace-period", in: 0...3600, example: 10) { configuration.gracePeriod = grace }
+        for (option, seconds) in [("--max-wait", maxWait), ("--deadline", deadline), ("--idle-timeout", idleTimeout), ("--grace-period", gracePeriod)] {
+            guard let seconds else { continue }
+            do { try configuration.setDuration(option, seconds: seconds) } catch { throw ValidationError(error.description) }
+        }
         if let maxSize { configuration.maxCanvas = .init(width: maxSize.width, height: maxSize.height) }
         configuration.threadsPerRender = threads
         configuration.insecure = insecure

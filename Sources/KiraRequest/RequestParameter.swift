@@ -33,20 +33,31 @@ public struct RequestParameter<Root>: Sendable {
     public let kind: ParameterKind
     /// The bounds of a number or whole number, for a front end that draws a slider; nil for the other kinds.
     public let range: ClosedRange<Double>?
+    /// The default in its canonical spelling (`0`, `original`), for a reference page or a front end
+    /// that shows it (a slider's start, a picker's choice); nil when the parameter is unset by
+    /// default (a file, an override).
+    public let defaultValue: String?
     private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
     private let canonical: @Sendable (Root) -> String?
+    /// A number's store from the value itself, checked as the text's is (nil for other kinds).
+    private let storeNumber: (@Sendable (inout Root, Double) throws(RequestError) -> Void)?
 
-    /// An entry that parses with `store` and reports its value with `canonical`.
+    /// An entry that parses with `store` and reports its value with `canonical`; a number's
+    /// entry may also store a value given as a number with `storeNumber`.
     public init(name: String, valueName: String, help: String, kind: ParameterKind, range: ClosedRange<Double>? = nil,
+                defaultValue: String? = nil,
                 store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
-                canonical: @escaping @Sendable (Root) -> String?) {
+                canonical: @escaping @Sendable (Root) -> String?,
+                storeNumber: (@Sendable (inout Root, Double) throws(RequestError) -> Void)? = nil) {
         self.name = name
         self.valueName = valueName
         self.help = help
         self.kind = kind
         self.range = range
+        self.defaultValue = defaultValue
         self.store = store
         self.canonical = canonical
+        self.storeNumber = storeNumber
     }
 
     /// The command-line spelling of the name: `--tilt-x`.
@@ -62,6 +73,14 @@ public struct RequestParameter<Root>: Sendable {
         try store(&root, text)
     }
 
+    /// Checks the number `value` as ``set(_:in:)`` checks a number's text, and sets it in
+    /// `root`: for a front end whose values are numbers already (the live preview's pose), which
+    /// need not be spelled out and parsed back.
+    public func set(number value: Double, in root: inout Root) throws(RequestError) {
+        guard let storeNumber else { throw RequestError(parameter: name, reason: "takes \(valueName), not a number") }
+        try storeNumber(&root, value)
+    }
+
     /// The value set in `root` in its canonical spelling, or nil when it is the default: what a
     /// front end shows or hashes so that equal requests are spelled alike (`8` for `8.0`).
     public func value(in root: Root) -> String? { canonical(root) }
@@ -69,10 +88,15 @@ public struct RequestParameter<Root>: Sendable {
     /// The same entry for a request that holds a `Root` at `path`.
     public func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable) -> RequestParameter<Outer> {
         let store = self.store, canonical = self.canonical
+        var storeNumber: (@Sendable (inout Outer, Double) throws(RequestError) -> Void)?
+        if let inner = self.storeNumber {
+            storeNumber = { (outer: inout Outer, value: Double) throws(RequestError) in try inner(&outer[keyPath: path], value) }
+        }
         return RequestParameter<Outer>(
-            name: name, valueName: valueName, help: help, kind: kind, range: range,
+            name: name, valueName: valueName, help: help, kind: kind, range: range, defaultValue: defaultValue,
             store: { (outer: inout Outer, text: String) throws(RequestError) in try store(&outer[keyPath: path], text) },
-            canonical: { canonical($0[keyPath: path]) })
+            canonical: { canonical($0[keyPath: path]) },
+            storeNumber: storeNumber)
     }
 }
 
@@ -83,10 +107,14 @@ extension RequestParameter {
         valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .number, range: Double(range.lowerBound)...Double(range.upperBound),
+             defaultValue: ParameterValue.format(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example ?? `default`)
              },
-             canonical: { $0[keyPath: path] == `default` ? nil : ParameterValue.format($0[keyPath: path]) })
+             canonical: { $0[keyPath: path] == `default` ? nil : ParameterValue.format($0[keyPath: path]) },
+             storeNumber: { (root: inout Root, value: Double) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.checked(V(value), in: range, name: name, example: example ?? `default`)
+             })
     }
 
     /// A number within `range` that is unset (nil) by default, stored at `path`; messages show
@@ -99,7 +127,10 @@ extension RequestParameter {
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example)
              },
-             canonical: { $0[keyPath: path].map(ParameterValue.format) })
+             canonical: { $0[keyPath: path].map(ParameterValue.format) },
+             storeNumber: { (root: inout Root, value: Double) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.checked(V(value), in: range, name: name, example: example)
+             })
     }
 
     /// A whole number within `range`, stored at `path`; messages show `example` (by default the
@@ -109,6 +140,7 @@ extension RequestParameter {
         example: Int? = nil, valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .integer, range: Double(range.lowerBound)...Double(range.upperBound),
+             defaultValue: String(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example ?? `default`)
              },
@@ -128,13 +160,16 @@ extension RequestParameter {
              canonical: { $0[keyPath: path].map { String($0) } })
     }
 
-    /// One of a fixed set of words, each naming a value, stored at `path`.
+    /// One of a fixed set of words, each naming a value, stored at `path`; `aliases` are older
+    /// spellings, accepted but not listed.
     public static func choice<V: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], default: V, help: String
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], aliases: [(String, V)] = [],
+        default: V, help: String
     ) -> Self {
         Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
+             defaultValue: words.first { $0.1 == `default` }?.0,
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
+                 root[keyPath: path] = try ParameterValue.choice(text, words: words, aliases: aliases, name: name)
              },
              canonical: { root in
                  let value = root[keyPath: path]
@@ -142,13 +177,15 @@ extension RequestParameter {
              })
     }
 
-    /// One of a fixed set of words, each naming a value, unset (nil) by default, stored at `path`.
+    /// One of a fixed set of words, each naming a value, unset (nil) by default, stored at `path`;
+    /// `aliases` are older spellings, accepted but not listed.
     public static func choice<V: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, words: [(String, V)], help: String
+        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, words: [(String, V)], aliases: [(String, V)] = [],
+        help: String
     ) -> Self {
         Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
+                 root[keyPath: path] = try ParameterValue.choice(text, words: words, aliases: aliases, name: name)
              },
              canonical: { root in root[keyPath: path].flatMap { value in words.first { $0.1 == value }?.0 } })
     }
@@ -165,14 +202,14 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, default: V, valueName: String, help: String,
         parse: @escaping @Sendable (String) throws(RequestError) -> V, spell: @escaping @Sendable (V) -> String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .text,
+        Self(name: name, valueName: valueName, help: help, kind: .text, defaultValue: spell(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in root[keyPath: path] = try parse(text) },
              canonical: { $0[keyPath: path] == `default` ? nil : spell($0[keyPath: path]) })
     }
 
     /// On or off (off by default), stored at `path`.
     public static func flag(_ name: String, _ path: WritableKeyPath<Root, Bool> & Sendable, help: String) -> Self {
-        Self(name: name, valueName: "true|false", help: help, kind: .flag,
+        Self(name: name, valueName: "true|false", help: help, kind: .flag, defaultValue: "false",
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.flag(text, name: name)
              },
@@ -191,15 +228,23 @@ extension RequestParameter {
 }
 
 /// The parsers behind ``RequestParameter``'s kinds, with messages that say what is valid.
-enum ParameterValue {
+package enum ParameterValue {
     /// A number in `range`; messages give the range and `example` (a value in it).
     static func number<V: BinaryFloatingPoint & LosslessStringConvertible>(
         _ text: String, in range: ClosedRange<V>, name: String, example: V
     ) throws(RequestError) -> V {
-        let valid = "between \(format(range.lowerBound)) and \(format(range.upperBound)), e.g. \(format(example))"
-        guard let value = V(text.trimmingSpaces) else {
-            throw RequestError(parameter: name, reason: "must be a number \(valid), not \"\(text)\"")
+        // Not through C's strtod alone: it stops at a NUL, and "8\0abc" would be 8.
+        guard !text.utf8.contains(0), let value = V(text.trimmingSpaces) else {
+            throw RequestError(parameter: name, reason: "must be a number \(valid(range, example: example)), not \(quoted(text))")
         }
+        return try checked(value, in: range, name: name, example: example)
+    }
+
+    /// `value` if it is finite and in `range`; messages give the range and `example`.
+    static func checked<V: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: V, in range: ClosedRange<V>, name: String, example: V
+    ) throws(RequestError) -> V {
+        let valid = Self.valid(range, example: example)
         guard value.isFinite else {
             throw RequestError(parameter: name, reason: "must be a finite number \(valid), not \(value)")
         }
@@ -209,11 +254,16 @@ enum ParameterValue {
         return value
     }
 
+    /// "between 0 and 10, e.g. 0.7".
+    static func valid<V: BinaryFloatingPoint & LosslessStringConvertible>(_ range: ClosedRange<V>, example: V) -> String {
+        "between \(format(range.lowerBound)) and \(format(range.upperBound)), e.g. \(format(example))"
+    }
+
     /// A whole number in `range`; messages give the range and `example` (a value in it).
     static func integer(_ text: String, in range: ClosedRange<Int>, name: String, example: Int) throws(RequestError) -> Int {
         let valid = "between \(range.lowerBound) and \(range.upperBound), e.g. \(example)"
         guard let value = Int(text.trimmingSpaces) else {
-            throw RequestError(parameter: name, reason: "must be a whole number \(valid), not \"\(text)\"")
+            throw RequestError(parameter: name, reason: "must be a whole number \(valid), not \(quoted(text))")
         }
         guard range.contains(value) else {
             throw RequestError(parameter: name, reason: "must be \(valid), not \(value)")
@@ -221,17 +271,23 @@ enum ParameterValue {
         return value
     }
 
-    static func choice<V>(_ text: String, words: [(String, V)], name: String) throws(RequestError) -> V {
-        if let match = words.first(where: { $0.0 == text }) { return match.1 }
-        throw RequestError(parameter: name, reason: "must be \(listing(words.map(\.0))), not \"\(text)\"")
+    static func choice<V>(_ text: String, words: [(String, V)], aliases: [(String, V)] = [], name: String) throws(RequestError) -> V {
+        if let match = (words + aliases).first(where: { $0.0 == text }) { return match.1 }
+        throw RequestError(parameter: name, reason: "must be \(listing(words.map(\.0))), not \(quoted(text))")
     }
 
     static func flag(_ text: String, name: String) throws(RequestError) -> Bool {
         switch text.lowercased() {
         case "true", "yes", "1": return true
         case "false", "no", "0": return false
-        default: throw RequestError(parameter: name, reason: "must be true or false, not \"\(text)\"")
+        default: throw RequestError(parameter: name, reason: "must be true or false, not \(quoted(text))")
         }
+    }
+
+    /// `text` in double quotes, with control characters escaped (`"8\\0abc"`), so that a message
+    /// shows a NUL or a line break instead of carrying it.
+    static func quoted(_ text: String) -> String {
+        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? text.debugDescription : "\"\(text)\""
     }
 
     /// `a`, `a or b`, `a, b or c`.
@@ -242,7 +298,7 @@ enum ParameterValue {
 
     /// Whole numbers without a fraction (`8`, not `8.0`); others as Swift prints them (shortest
     /// round trip).
-    static func format<V: BinaryFloatingPoint & LosslessStringConvertible>(_ value: V) -> String {
+    package static func format<V: BinaryFloatingPoint & LosslessStringConvertible>(_ value: V) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : value.description
     }
 
