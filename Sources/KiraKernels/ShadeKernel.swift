@@ -27,27 +27,29 @@ struct ShadeKernel<F: FoilShader> {
         wide = (task.depths.art == 16, task.depths.mask == 16, task.depths.output == 16)
     }
 
-    /// Shades the rows of tile `tile`. The channel depths are tested per sixteen pixels rather
-    /// than specialised for: eight copies of every foil's loop were most of the renderer's
-    /// machine code, and the tests cost no measurable time beside the shading.
+    /// Shades the rows of tile `tile`. The art's and the mask's depths are tested per sixteen
+    /// pixels rather than specialised for (four times fewer copies of every foil's loop, which
+    /// were most of the renderer's machine code); the output's is specialised for, since a test
+    /// in the loop over frames made the compiler keep the lanes on the stack.
     func shade(tile: Int, worker: Int) {
         let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
-        // The glare in a specialisation of its own: in the same loop, even behind a test, it
+        // The glare in a specialisation of its own too: in the same loop, even behind a test, it
         // made the compiler keep the plain loop's lanes on the stack (a kira sweep 8-10%
         // slower, a cold frame 5-7%: perf samples on 2 cores).
-        if glares == nil {
-            shadeRows(rows, worker, PlainFinish.self)
-        } else {
-            shadeRows(rows, worker, GlareFinish.self)
+        switch (wide.output, glares == nil) {
+        case (false, true): shadeRows(rows, worker, UInt8.self, PlainFinish.self)
+        case (false, false): shadeRows(rows, worker, UInt8.self, GlareFinish.self)
+        case (true, true): shadeRows(rows, worker, UInt16.self, PlainFinish.self)
+        case (true, false): shadeRows(rows, worker, UInt16.self, GlareFinish.self)
         }
     }
 
-    private func shadeRows<G: Finish>(_ rows: Range<Int>, _ worker: Int, _: G.Type) {
+    private func shadeRows<O: LaneChannel, G: Finish>(_ rows: Range<Int>, _ worker: Int, _: O.Type, _: G.Type) {
         let width = frame.width
-        let (wideArt, wideMask, wideOutput) = wide
+        let (wideArt, wideMask) = (wide.art, wide.mask)
         let artPixel = wideArt ? 8 : 4
         let maskPixel = wideMask ? 8 : 4
-        let outPixel = wideOutput ? 8 : 4
+        let outPixel = 4 * MemoryLayout<O>.size
         let frameBytes = width * frame.height * outPixel
         let frames = frame.frames
         let lanes = Lanes.scalarCount
@@ -76,11 +78,7 @@ struct ShadeKernel<F: FoilShader> {
                 if G.glare, let glares {
                     colour = Glare.apply(colour, coverage: input.coverage, x: input.centresX, y: input.centreY, frame: glares[k])
                 }
-                if wideOutput {
-                    RGBLanes.storeRGBA16(colour, alpha: alpha, to: outs[k] + offset)
-                } else {
-                    RGBLanes.storeRGBA8(colour, alpha: alpha, to: outs[k] + offset)
-                }
+                O.storeLanes(colour, alpha: alpha, to: outs[k] + offset)
             }
         }
 

@@ -2,7 +2,8 @@ import CKiraProjection
 import KiraGeometry
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity. Pure
-/// geometry: where a face lands and how much of each canvas pixel it covers.
+/// geometry: where a face lands and how much of each canvas pixel it covers. What the projection
+/// asks per row and per edge pixel is inlinable, so that each level's kernels build it at their level.
 package struct FaceProjection {
     /// Canvas points to face pixels.
     package let inverse: Homography
@@ -58,6 +59,7 @@ package struct FaceProjection {
     /// A step along x spans `|m0.xy · hz − (hx, hy) · m0.z| / hz²` texels (likewise along y with
     /// m1), and along the row both the vector and `hz` are affine: the largest length is at an
     /// end or where its derivative vanishes, found exactly.
+    @inlinable
     package func mayMinify(y: Int, columns: Range<Int>) -> Bool {
         guard !columns.isEmpty else { return false }
         let (m0, m1, _) = inverse.rows
@@ -103,6 +105,7 @@ package struct FaceProjection {
 
     /// The columns of row `y` whose pixel the quad may touch (`covered`), and those whose whole
     /// pixel lies inside every edge (`inside`, a sub-range): a convex quad meets a row in one run.
+    @inlinable
     package func spans(y: Int) -> (covered: Range<Int>, inside: Range<Int>) {
         let cy = Double(y) + 0.5
         // Half the pixel's diagonal: a pixel whose centre is this far inside (outside) an edge is
@@ -137,6 +140,7 @@ package struct FaceProjection {
     }
 
     /// The share of the pixel square at (`x`, `y`) that the quad covers, exactly.
+    @inlinable
     package func coverage(x: Int, y: Int) -> Double {
         let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
         var nearest = Double.infinity
@@ -186,15 +190,17 @@ package struct FaceProjection {
 
 /// Four values stored inline, a quad's corners or edges: iterating them allocates nothing.
 package struct Quad<Element>: RandomAccessCollection, MutableCollection {
-    private var values: (Element, Element, Element, Element)
+    @usableFromInline var values: (Element, Element, Element, Element)
 
+    @inlinable
     package init(_ a: Element, _ b: Element, _ c: Element, _ d: Element) {
         values = (a, b, c, d)
     }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { 4 }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { 4 }
 
+    @inlinable
     package subscript(index: Int) -> Element {
         get {
             switch index {

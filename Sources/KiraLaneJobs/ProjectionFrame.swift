@@ -31,12 +31,14 @@ package struct ProjectionFrame: @unchecked Sendable {
     }
 
     /// The canvas rows of tile `tile`.
+    @inlinable
     package func rows(ofTile tile: Int) -> Range<Int> {
         (tile * tileRows)..<min((tile + 1) * tileRows, height)
     }
 
     /// The background as a stored pixel (un-premultiplied, quantised): what both paths write
     /// where no face reaches, the same bytes as their stores give for the background alone.
+    @inlinable
     package func storedBackground<Out: LaneChannel>(_: Out.Type) -> SIMD4<Out> {
         let scale: Float = background.w > 0 ? 1 / background.w : 0
         return SIMD4(Out.quantize(background.x * scale), Out.quantize(background.y * scale),

@@ -21,6 +21,7 @@ package struct SamplePointMap {
     package let column: SIMD3<Float>
     package let origin: SIMD3<Float>
 
+    @inlinable
     package init(inverse: Homography, y: Int) {
         let m = inverse.rows
         column = SIMD3<Float>(m.0)
@@ -28,6 +29,7 @@ package struct SamplePointMap {
     }
 
     /// Where the centre of canvas column `x` lands on the face, in face pixels.
+    @inlinable
     package func point(x: Int) -> SIMD2<Float> {
         let h = column * (Float(x) + 0.5) + origin
         return SIMD2(h.x / h.z, h.y / h.z)

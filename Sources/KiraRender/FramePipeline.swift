@@ -1,6 +1,6 @@
-import KiraLaneJobs
 import Dispatch
 import KiraImage
+import KiraLaneJobs
 
 /// Renders frames and hands each one to sinks (``FrameSink``) in order, keeping every core busy:
 /// frames are rendered in batches (one shading sweep per batch, see

@@ -1,6 +1,6 @@
-import KiraLaneJobs
 import KiraGeometry
 import KiraImage
+import KiraLaneJobs
 import KiraShader
 
 /// Renders the card as SwiftUI shows it: each visible face shaded flat by the kira shader, then
@@ -33,7 +33,7 @@ public final class FrameRenderer {
 
     /// How faces are projected onto the canvas and composited.
     package enum ProjectionPath: Sendable {
-        /// Sixteen canvas pixels at a time (``LaneProjectionJob``), the default.
+        /// Sixteen canvas pixels at a time, in the kernels of the CPU's level, the default.
         case lanes
         /// One pixel at a time (``ScalarProjectionJob``): the readable reference the lanes are
         /// tested against, byte for byte.

@@ -1,5 +1,5 @@
-import KiraLaneJobs
 import KiraImage
+import KiraLaneJobs
 
 /// A destination for the frames of an animation: numbered PNG files, an animated PNG, a contact
 /// sheet, a video encoder's pipe.

@@ -1,7 +1,7 @@
-import KiraLaneJobs
 import Dispatch
 import KiraFiles
 import KiraImage
+import KiraLaneJobs
 
 /// Frames on their way from the renderer to sinks: each batch submitted is rendered (one shading
 /// sweep), its frames are encoded by every sink's encoder on worker threads, and they are handed

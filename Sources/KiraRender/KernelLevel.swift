@@ -1,4 +1,3 @@
-import KiraLaneJobs
 import CKiraCPU
 import KiraKernelsV2
 import KiraKernelsV3

@@ -1,5 +1,5 @@
-import KiraLaneJobs
 import KiraImage
+import KiraLaneJobs
 import KiraShader
 
 /// The plain scalar renderer: every pixel through the foil's reference

@@ -2,7 +2,7 @@ import KiraLaneJobs
 import KiraShader
 
 /// The projection work of one frame, shared by the workers, one pixel at a time: the reference
-/// for ``LaneProjectionJob``.
+/// for the kernels' `LaneProjectionJob`.
 struct ScalarProjectionJob: @unchecked Sendable {
     /// The faces, the canvas and its tiles.
     let frame: ProjectionFrame

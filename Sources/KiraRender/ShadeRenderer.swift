@@ -115,10 +115,10 @@ public final class ShadeRenderer {
     /// Runs the kernel of the parameters' foil over every tile for the frames of `normals`;
     /// frame `k` goes to `output + k * frameBytes`.
     ///
-    /// The images become raw views here, before the foil is chosen: the foil's kernel is then
-    /// specialised for each foil in this module (and for each channel depth inside it, as
-    /// ``ChannelDepth`` dispatches), whatever generic context the caller is in. Chosen under the
-    /// generic channel types instead, it ran unspecialised, 2-4x slower.
+    /// The images become raw views here, before the foil is chosen: each level's kernel module
+    /// specialises the foil's rows for each foil (the channel depths are tested per sixteen
+    /// pixels), whatever generic context the caller is in. Chosen under the generic channel
+    /// types instead, the kernel ran unspecialised, 2-4x slower.
     private func render<In: LaneChannel, M: LaneChannel, Out: LaneChannel>(
         art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage?, parameters: KiraParameters,
         normals: UnsafeBufferPointer<SIMD3<Float>>, premultiplied: Bool, output: UnsafeMutableRawPointer, as: Out.Type
