@@ -249,6 +249,9 @@ let targets: [Target] = [
         name: "KiraServerTests",
         dependencies: [
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
+            // The parity test sends each request through every front end: the command line's
+            // option groups and a manifest's row besides the server's query and live controls.
+            "KiraCLI", "KiraCatalogue",
             // The tests' HTTP and WebSocket clients are their own, on what the server already
             // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             server("Hummingbird", "hummingbird"),
