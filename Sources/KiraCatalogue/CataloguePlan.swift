@@ -1,5 +1,7 @@
+import KiraFiles
 import KiraImage
 import KiraRequest
+import KiraTextureCache
 
 /// What a run of a catalogue does: the frames to render, the rows that cannot be rendered (and
 /// why), and the rows whose outputs are up to date.

@@ -4,6 +4,7 @@ import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
+import KiraTextureCache
 
 /// One frame to make: a manifest row, its values checked, ready to render.
 public struct FrameJob: Sendable {

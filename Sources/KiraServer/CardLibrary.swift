@@ -1,9 +1,10 @@
 #if Server
 import Foundation
-import KiraCatalogue
+import KiraFiles
 import KiraImage
 import KiraRequest
 import KiraServerAPI
+import KiraTextureCache
 
 /// The cards a server serves, by id, decoded once at start-up.
 ///

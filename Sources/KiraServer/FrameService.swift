@@ -1,12 +1,13 @@
 #if Server
 import Dispatch
 import Foundation
-import KiraCatalogue
+import KiraFiles
 import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
 import KiraServerAPI
+import KiraTextureCache
 import NIOCore
 
 /// What the render endpoint does, apart from HTTP: a card id and a query in, a frame (or the

@@ -144,7 +144,7 @@ public enum FileIO {
     }
 
     /// How `path` is named in messages: `-` is "standard input/output".
-    static func displayName(_ path: String, output: Bool = false) -> String {
+    package static func displayName(_ path: String, output: Bool = false) -> String {
         path == standardStream ? (output ? "standard output" : "standard input") : path
     }
 
@@ -155,11 +155,11 @@ public enum FileIO {
         return parent.isEmpty ? "/" : String(parent)
     }
 
-    static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 
-    static func systemError(_ path: String) -> ImageFileError {
+    package static func systemError(_ path: String) -> ImageFileError {
         let code = errno
         let reason: String
         switch code {
