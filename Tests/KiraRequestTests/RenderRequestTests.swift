@@ -104,3 +104,25 @@ import Testing
         #expect(entry.help.contains("{shader}"))
     }
 }
+
+/// Masks fit their art (FaceMap): another aspect ratio is refused naming both sizes, before
+/// anything is shaded or written; one pixel of rounding is not another shape.
+@Suite struct MaskShapeTests {
+    @Test func aMaskOfAnotherShapeIsRefusedWithBothSizes() throws {
+        var template = [CChar]("/tmp/kira-mask-XXXXXX".utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        defer { for name in ["art.png", "square.png", "rounded.png"] { unlink(directory + "/" + name) }; rmdir(directory) }
+        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 56), to: directory + "/art.png")
+        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 40), to: directory + "/square.png")
+        try PNGCodec.write(RGBAImage<UInt8>(width: 20, height: 29), to: directory + "/rounded.png")
+        let shade = try ShadeRequest(values: [("art", directory + "/art.png"), ("mask", directory + "/square.png")])
+        let error = #expect(throws: RequestError.self) { _ = try shade.prepare(writingTo: directory + "/out.png") }
+        #expect(error?.parameter == "mask" && error?.reason.hasPrefix("is 40×40, the art 40×56") == true, "\(String(describing: error))")
+        let rounded = try ShadeRequest(values: [("art", directory + "/art.png"), ("mask", directory + "/rounded.png")])
+        #expect(try rounded.prepare(writingTo: directory + "/out.png").face.mask.width == 40)
+        let render = try RenderRequest(values: [("art", directory + "/art.png"), ("back", directory + "/art.png"),
+                                                ("back_mask", directory + "/square.png"), ("flip", "180")])
+        let backError = #expect(throws: RequestError.self) { _ = try render.prepare(writingTo: directory + "/r.png") }
+        #expect(backError?.parameter == "back_mask", "\(String(describing: backError))")
+    }
+}
