@@ -126,3 +126,15 @@ import Testing
         #expect(backError?.parameter == "back_mask", "\(String(describing: backError))")
     }
 }
+
+/// `kira shade`'s values, refused by the request's own entries as every front end refuses them.
+@Suite struct ShadeValueTests {
+    @Test(arguments: [("tilt_x", "nan"), ("tilt_y", "inf"), ("tilt_x", "-inf"), ("tilt_x", "181"), ("tilt_x", "8\u{0}1"),
+                      ("normal", "1,2"), ("normal", "0,0,0"), ("normal", "nan,1,1"), ("normal", "1,0\u{0}5,1"),
+                      ("depth", "7"), ("angle_strength", "1e30"), ("shader", "glsl"), ("foil", "x\u{0}")])
+    func aValueOutOfItsRangeIsRefusedNamingIt(name: String, value: String) {
+        let error = #expect(throws: RequestError.self) { _ = try ShadeRequest(values: [(name, value)]) }
+        #expect(error?.parameter == name, "\(String(describing: error))")
+        #expect(error?.description.contains("\u{0}") == false, "a message shows a NUL escaped, never carries it")
+    }
+}
