@@ -53,6 +53,30 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     /// mapping, ±``showcaseTilt``°), and the rainbow sweeps as the view angle turns.
     case showcase
 
+    /// The name a user types, for what the animation shows; ``rawValue``, the name of the card view
+    /// it reproduces, stays accepted as an alias.
+    public var name: String {
+        switch self {
+        case .seed000Flip: "flip-two-faces"
+        case .seed001Flip: "flip-three-axes"
+        case .seed002Flip: "flip-spring"
+        case .seed002Spin: "spin"
+        case .seed002Tilt: "tilt-wide"
+        case .seed003Tilt: "tilt"
+        case .seed003TiltFlip: "tilt-then-flip"
+        case .seed004Flip: "flip-quick"
+        case .showcase: "showcase"
+        }
+    }
+
+    /// Each preset by its ``name``.
+    public static var names: [(String, AnimationPreset)] { allCases.map { ($0.name, $0) } }
+
+    /// The older, seed-numbered names that differ from ``name``, still accepted.
+    public static var aliases: [(String, AnimationPreset)] {
+        allCases.filter { $0.name != $0.rawValue }.map { ($0.rawValue, $0) }
+    }
+
     /// Whether the animation repeats forever (its duration is then one cycle, and a clip of it
     /// should step from its last frame to its first like any other step: see ``FrameTiming``).
     public var loops: Bool { self == .seed002Spin || self == .showcase }

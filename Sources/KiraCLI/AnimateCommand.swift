@@ -8,13 +8,15 @@ private typealias P = AnimateCommand.Parameters
 struct AnimateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
-        abstract: "Render one of the seeds' flip, tilt and spin animations, or a showcase loop, as PNG frames, an animated PNG, a contact sheet, videos.",
+        abstract: "Render a flip, tilt or spin animation of the card, or a showcase loop, as PNG frames, an animated PNG, a contact sheet, videos.",
         discussion: """
-            Presets: seed000-flip, seed001-flip, seed002-flip, seed002-spin, seed002-tilt, seed003-tilt, seed003-tilt-flip, seed004-flip, showcase. Without --output-dir, \
+            Presets, named for what they show: \(AnimationPreset.allCases.map(\.name).joined(separator: ", ")) \
+            (docs/cli.md describes each; the older names of the card views they reproduce, seed000-flip to seed004-flip, \
+            still work). Without --output-dir, \
             --apng, --sheet or --video the frames go to output/<preset>/ (created). Without --art the built-in sample card is drawn. All outputs are written \
             from one render. Frames are rendered in batches that share their shading work and are encoded on every core (or by ffmpeg) while the next batch renders; an APNG \
             stores only the rectangle that changed from frame to frame.
-            Looping presets (seed002-spin, showcase) render round(period × fps) frames per loop at t = k / fps, so that the last \
+            Looping presets (spin, showcase) render round(period × fps) frames per loop at t = k / fps, so that the last \
             frame steps to the first like any other; when period × fps is not a whole number the period is stretched to fit (kira says so).
             """
     )

@@ -13,7 +13,7 @@ struct BatchCommand: ParsableCommand {
         discussion: """
             The manifest is CSV with a header (.csv) or JSON Lines (.jsonl). Columns: output (required), \
             \(RenderRequest.parameters.map(\.name).joined(separator: ", ")): each is the kira render option of the \
-            same name, with its default when absent or empty; paths are taken from the manifest's folder. \
+            same name, with its default when absent or empty (docs/parameters.md); paths are taken from the manifest's folder. \
             Each output is byte-identical to kira render with the same values. \
             Outputs that are up to date are skipped: a record of each output (the hashes of its textures and \
             bytes, the row's values and Kira's version) is kept in the state folder, .MANIFEST.kira-state beside \

@@ -17,6 +17,11 @@ struct KiraCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kira",
         abstract: "Render holographic (kira) trading-card frames on the CPU.",
+        discussion: """
+            'kira help COMMAND' lists a command's options. The values a frame takes (--tilt-x, --size, --foil, …) \
+            are the same on the command line, in a kira batch manifest and in a kira serve URL: docs/parameters.md \
+            lists each with its range and default.
+            """,
         version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
         subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self,
                       BenchCommand.self, TexturesCommand.self, ServeCommand.self, SignCommand.self]

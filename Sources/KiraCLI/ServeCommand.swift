@@ -14,11 +14,12 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         abstract: "Serve frames over HTTP: GET /v1/cards/ID/render.png?tilt_x=8&size=800x1000 (the kira render options as query parameters).",
         discussion: """
             Serves the built-in card as 'sample', and with --cards every sub-folder of DIR as a card named \
-            after it (art.png, and optionally mask.png, back.png, back_mask.png). Also /healthz, /readyz and \
+            after it (art.png, and optionally mask.png, back.png, back_mask.png, foil_map.png). Also /healthz, /readyz and \
             /metrics (Prometheus), and at / a live preview: drag the card in a browser (docs/live-preview.md). Frames are cached, immutable and carry an ETag; errors are RFC 9457 \
             problem+json. Without --key-file it listens on loopback only (unless --insecure); with it, every \
             render URL must be signed ('kira sign'). SIGTERM or SIGINT stop it gracefully (exit 0). \
-            A card folder that cannot be served stops the start-up (exit 2). See docs/serve.md.
+            A card folder that cannot be served stops the start-up (exit 2). See docs/serve.md; the query \
+            parameters, with their ranges and defaults, are in docs/parameters.md.
             """
     )
 

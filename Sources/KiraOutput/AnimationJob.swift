@@ -57,7 +57,7 @@ public final class AnimationJob {
     private let ffmpeg: String?
 
     /// The folder numbered frames go to when no output is named: `output/<preset>`.
-    public static func defaultDirectory(for preset: AnimationPreset) -> String { "output/\(preset.rawValue)" }
+    public static func defaultDirectory(for preset: AnimationPreset) -> String { "output/\(preset.name)" }
 
     public init(_ request: AnimationRequest, outputs: AnimationOutputs, threads: Int = TileScheduler.processorCount,
                 budget: MemoryBudget = .standard) throws {

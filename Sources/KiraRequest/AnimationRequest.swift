@@ -35,7 +35,8 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
     public static let lengths = 0.001...600.0
 
     public static let parameters: [RequestParameter<AnimationRequest>] = [
-        .choice("preset", \.preset, words: AnimationPreset.allCases.map { ($0.rawValue, $0) }, help: "The animation."),
+        .choice("preset", \.preset, words: AnimationPreset.names, aliases: AnimationPreset.aliases,
+                help: "The animation, named for what it shows; the seed-numbered names (seed002-flip, …) still work."),
         .integer("fps", \.framesPerSecond, in: 1...240, default: 30, valueName: "n", help: "Frames per second, 1...240 (default: 30)."),
         .number("duration", \.duration, in: lengths, example: 4, valueName: "s",
                 help: "Seconds to render, up to 600 (default: the preset's own length; a looping preset plays whole loops)."),
@@ -62,20 +63,20 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
     public func validate() throws(RequestError) {
         guard let preset else {
             throw RequestError(parameter: "preset", reason: "is needed: one of "
-                               + ParameterValue.listing(AnimationPreset.allCases.map(\.rawValue)))
+                               + ParameterValue.listing(AnimationPreset.allCases.map(\.name)))
         }
         if loops != nil {
             guard preset.loops else {
                 throw RequestError(parameter: "loops", reason: "needs a looping preset ("
-                                   + AnimationPreset.allCases.filter(\.loops).map(\.rawValue).joined(separator: ", ") + ")")
+                                   + AnimationPreset.allCases.filter(\.loops).map(\.name).joined(separator: ", ") + ")")
             }
             guard duration == nil else { throw RequestError(parameter: nil, reason: "give {loops} or {duration}, not both") }
         }
         try output.validate()
         try output.check(for: frameFormat)
         if drag != nil, !preset.usesDrag {
-            let users = AnimationPreset.allCases.filter(\.usesDrag).map(\.rawValue).joined(separator: ", ")
-            throw RequestError(parameter: "drag", reason: "\(preset.rawValue) does not follow a drag; the presets that do: \(users)")
+            let users = AnimationPreset.allCases.filter(\.usesDrag).map(\.name).joined(separator: ", ")
+            throw RequestError(parameter: "drag", reason: "\(preset.name) does not follow a drag; the presets that do: \(users)")
         }
         try canvas.validate()
     }
@@ -136,13 +137,13 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
         var notes: [String] = []
         let fps = framesPerSecond
         if timing.isStretched {
-            notes.append("\(preset.rawValue): a \(ParameterValue.format(period)) s loop at \(fps) frames/s is not a whole number of frames; "
+            notes.append("\(preset.name): a \(ParameterValue.format(period)) s loop at \(fps) frames/s is not a whole number of frames; "
                          + "each loop is \(Int((loopLength * Double(fps)).rounded())) frames, \(formatted(loopLength)) s (period stretched)")
         }
         let loopCount = timing.count / max(1, Int((loopLength * Double(fps)).rounded()))
         let rendered = Double(timing.count) / Double(fps)
         if let duration, abs(rendered - duration) > 0.5 / Double(fps) {
-            notes.append("\(preset.rawValue) loops every \(formatted(loopLength)) s: {duration} \(ParameterValue.format(duration)) "
+            notes.append("\(preset.name) loops every \(formatted(loopLength)) s: {duration} \(ParameterValue.format(duration)) "
                          + "is rendered as \(loopCount) whole loop\(loopCount == 1 ? "" : "s"), \(formatted(rendered)) s, so that the clip "
                          + "loops seamlessly (give {loops} to choose the number)")
         }

@@ -33,6 +33,9 @@ public struct RequestParameter<Root>: Sendable {
     public let kind: ParameterKind
     /// The bounds of a number or whole number, for a front end that draws a slider; nil for the other kinds.
     public let range: ClosedRange<Double>?
+    /// The default in its canonical spelling (`0`, `seed`), for a reference page; nil when the
+    /// parameter is unset by default (a file, an override).
+    public let defaultValue: String?
     private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
     private let canonical: @Sendable (Root) -> String?
     /// A number's store from the value itself, checked as the text's is (nil for other kinds).
@@ -41,6 +44,7 @@ public struct RequestParameter<Root>: Sendable {
     /// An entry that parses with `store` and reports its value with `canonical`; a number's
     /// entry may also store a value given as a number with `storeNumber`.
     public init(name: String, valueName: String, help: String, kind: ParameterKind, range: ClosedRange<Double>? = nil,
+                defaultValue: String? = nil,
                 store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
                 canonical: @escaping @Sendable (Root) -> String?,
                 storeNumber: (@Sendable (inout Root, Double) throws(RequestError) -> Void)? = nil) {
@@ -49,6 +53,7 @@ public struct RequestParameter<Root>: Sendable {
         self.help = help
         self.kind = kind
         self.range = range
+        self.defaultValue = defaultValue
         self.store = store
         self.canonical = canonical
         self.storeNumber = storeNumber
@@ -87,7 +92,7 @@ public struct RequestParameter<Root>: Sendable {
             storeNumber = { (outer: inout Outer, value: Double) throws(RequestError) in try inner(&outer[keyPath: path], value) }
         }
         return RequestParameter<Outer>(
-            name: name, valueName: valueName, help: help, kind: kind, range: range,
+            name: name, valueName: valueName, help: help, kind: kind, range: range, defaultValue: defaultValue,
             store: { (outer: inout Outer, text: String) throws(RequestError) in try store(&outer[keyPath: path], text) },
             canonical: { canonical($0[keyPath: path]) },
             storeNumber: storeNumber)
@@ -101,6 +106,7 @@ extension RequestParameter {
         valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .number, range: Double(range.lowerBound)...Double(range.upperBound),
+             defaultValue: ParameterValue.format(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example ?? `default`)
              },
@@ -133,6 +139,7 @@ extension RequestParameter {
         example: Int? = nil, valueName: String, help: String
     ) -> Self {
         Self(name: name, valueName: valueName, help: help, kind: .integer, range: Double(range.lowerBound)...Double(range.upperBound),
+             defaultValue: String(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.integer(text, in: range, name: name, example: example ?? `default`)
              },
@@ -152,13 +159,16 @@ extension RequestParameter {
              canonical: { $0[keyPath: path].map { String($0) } })
     }
 
-    /// One of a fixed set of words, each naming a value, stored at `path`.
+    /// One of a fixed set of words, each naming a value, stored at `path`; `aliases` are older
+    /// spellings, accepted but not listed.
     public static func choice<V: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], default: V, help: String
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, words: [(String, V)], aliases: [(String, V)] = [],
+        default: V, help: String
     ) -> Self {
         Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
+             defaultValue: words.first { $0.1 == `default` }?.0,
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
+                 root[keyPath: path] = try ParameterValue.choice(text, words: words, aliases: aliases, name: name)
              },
              canonical: { root in
                  let value = root[keyPath: path]
@@ -166,13 +176,15 @@ extension RequestParameter {
              })
     }
 
-    /// One of a fixed set of words, each naming a value, unset (nil) by default, stored at `path`.
+    /// One of a fixed set of words, each naming a value, unset (nil) by default, stored at `path`;
+    /// `aliases` are older spellings, accepted but not listed.
     public static func choice<V: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, words: [(String, V)], help: String
+        _ name: String, _ path: WritableKeyPath<Root, V?> & Sendable, words: [(String, V)], aliases: [(String, V)] = [],
+        help: String
     ) -> Self {
         Self(name: name, valueName: words.map(\.0).joined(separator: "|"), help: help, kind: .choice(words.map(\.0)),
              store: { (root: inout Root, text: String) throws(RequestError) in
-                 root[keyPath: path] = try ParameterValue.choice(text, words: words, name: name)
+                 root[keyPath: path] = try ParameterValue.choice(text, words: words, aliases: aliases, name: name)
              },
              canonical: { root in root[keyPath: path].flatMap { value in words.first { $0.1 == value }?.0 } })
     }
@@ -189,14 +201,14 @@ extension RequestParameter {
         _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, default: V, valueName: String, help: String,
         parse: @escaping @Sendable (String) throws(RequestError) -> V, spell: @escaping @Sendable (V) -> String
     ) -> Self {
-        Self(name: name, valueName: valueName, help: help, kind: .text,
+        Self(name: name, valueName: valueName, help: help, kind: .text, defaultValue: spell(`default`),
              store: { (root: inout Root, text: String) throws(RequestError) in root[keyPath: path] = try parse(text) },
              canonical: { $0[keyPath: path] == `default` ? nil : spell($0[keyPath: path]) })
     }
 
     /// On or off (off by default), stored at `path`.
     public static func flag(_ name: String, _ path: WritableKeyPath<Root, Bool> & Sendable, help: String) -> Self {
-        Self(name: name, valueName: "true|false", help: help, kind: .flag,
+        Self(name: name, valueName: "true|false", help: help, kind: .flag, defaultValue: "false",
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.flag(text, name: name)
              },
@@ -258,8 +270,8 @@ package enum ParameterValue {
         return value
     }
 
-    static func choice<V>(_ text: String, words: [(String, V)], name: String) throws(RequestError) -> V {
-        if let match = words.first(where: { $0.0 == text }) { return match.1 }
+    static func choice<V>(_ text: String, words: [(String, V)], aliases: [(String, V)] = [], name: String) throws(RequestError) -> V {
+        if let match = (words + aliases).first(where: { $0.0 == text }) { return match.1 }
         throw RequestError(parameter: name, reason: "must be \(listing(words.map(\.0))), not \(quoted(text))")
     }
 

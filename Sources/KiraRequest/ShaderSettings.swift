@@ -35,12 +35,13 @@ public struct ShaderSettings: Sendable, Equatable {
     }
 
     static let parameters: [RequestParameter<ShaderSettings>] = [
-        .choice("shader", \.preset, default: .seed,
-                help: "Shader constants: seed (the Metal shader Kira reproduces) or threejs (its GLSL ancestor: angle strength 20, no y flip) (default: seed)."),
+        .choice("shader", \.preset, words: [("original", .seed), ("threejs", .threejs)], aliases: [("seed", .seed)], default: .seed,
+                help: "Shader constants: original (the Metal card shader Kira reproduces; also spelt seed) or threejs (its GLSL ancestor: angle strength 20, no y flip) (default: original)."),
         .number("angle_strength", \.angleStrength, in: -1000...1000, example: 20, valueName: "k",
                 help: "Hue cycles per radian of view angle, -1000...1000 (overrides {shader})."),
-        .choice("y_flip", \.verticalFlip, words: [("seed-width", .seedWidth), ("height", .height), ("none", .none)],
-                help: "Noise y flip: seed-width (the seed's quirk), height, or none (overrides {shader})."),
+        .choice("y_flip", \.verticalFlip, words: [("width", .seedWidth), ("height", .height), ("none", .none)],
+                aliases: [("seed-width", .seedWidth)],
+                help: "How the noise's y is flipped: width (by the card's width, the original shader's quirk; also spelt seed-width), height (by its height), or none (overrides {shader})."),
         .choice("rotation", \.rotation, default: .seed,
                 help: "Rotation matrices of normalFromTilt: seed (transposed, as the seed's) or standard (default: seed)."),
         .choice("foil", \.foil, words: Foil.all.map { ($0.name, $0) }, default: .kira,

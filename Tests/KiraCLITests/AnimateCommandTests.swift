@@ -88,7 +88,7 @@ import Testing
         let result = try workspace.run(card: "animate", "--preset", "seed003-tilt", "--drag", "drag.csv", "--fps", "5",
                                        "--duration", "0.4", "--size", "70x90", "--quiet")
         #expect(result.status == 0, "\(result.stderr)")
-        let frames = try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/seed003-tilt"))
+        let frames = try FileManager.default.contentsOfDirectory(atPath: workspace.file("output/tilt"))
         #expect(frames.filter { $0.hasSuffix(".png") }.count == 3)
     }
 

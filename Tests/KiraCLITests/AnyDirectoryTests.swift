@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: [
         (["render", "--scale", "0.1", "--flip", "170"], ["output/render.png"]),
         (["animate", "--preset", "seed004-flip", "--fps", "2", "--scale", "0.1"],
-         ["output/seed004-flip/frame-0000.png", "output/seed004-flip/frame-0001.png"]),
+         ["output/flip-quick/frame-0000.png", "output/flip-quick/frame-0001.png"]),
         (["textures", "--size", "20x28"], ["textures/front.png", "textures/back.png", "textures/mask.png", "textures/back-mask.png"]),
         (["bench", "--size", "24x32", "--frames", "1", "--repeats", "1", "--threads", "1"], []),
     ])

@@ -10,8 +10,8 @@ import Testing
         (["render", "--size", "60x80", "--fit"], "kira render: wrote output/render.png (the default: no --output given)", "output/render.png"),
         (["shade"], "kira shade: wrote output/shade.png (the default: no --output given)", "output/shade.png"),
         (["animate", "--preset", "seed000-flip", "--fps", "4", "--size", "60x80", "--fit", "--quiet"],
-         "kira animate: wrote 4 frames to output/seed000-flip/ (the default: no --output-dir, --apng, --sheet or --video given)",
-         "output/seed000-flip/frame-0003.png"),
+         "kira animate: wrote 4 frames to output/flip-two-faces/ (the default: no --output-dir, --apng, --sheet or --video given)",
+         "output/flip-two-faces/frame-0003.png"),
     ])
     func aDefaultOutputIsNamed(arguments: [String], line: String, file: String) throws {
         let workspace = try Workspace()

@@ -11,10 +11,13 @@ import Testing
     }
 
     @Test func withoutOutputsTheFramesGoToThePresetsFolder() throws {
-        let job = try AnimationJob(try Self.request([]), outputs: AnimationOutputs())
-        #expect(job.frameDirectory == "output/seed000-flip")
+        let request = try Self.request([])
+        let job = try AnimationJob(request, outputs: AnimationOutputs())
+        // The name a user types (`flip-two-faces`), not the seed's alias.
+        let folder = "output/" + request.preset!.name
+        #expect(job.frameDirectory == folder && folder != "output/seed000-flip")
         #expect(job.closingNotes.last?.kind == .defaultOutput)
-        #expect(job.closingNotes.last?.text == "wrote \(job.scenes.count) frames to output/seed000-flip/ "
+        #expect(job.closingNotes.last?.text == "wrote \(job.scenes.count) frames to \(folder)/ "
                 + "(the default: no {output_dir}, {apng}, {sheet} or {video} given)")
         #expect(job.batchSize >= 1)
     }
