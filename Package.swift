@@ -143,8 +143,9 @@ let targets: [Target] = [
         swiftSettings: nativeCPU),
 
     // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
-    // as sinks of the one frame pipeline (KiraRender's FramePipeline).
-    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
+    // as sinks of the one frame pipeline (KiraRender's FramePipeline); and the animation job that
+    // checks an AnimationRequest and renders it into those sinks.
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo", "KiraRequest", "KiraAnimation", "KiraGeometry"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
     .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments"], swiftSettings: nativeCPU),
@@ -285,6 +286,7 @@ let targets: [Target] = [
         exclude: ["ssim_reference.py", "flip_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraOutputTests", dependencies: ["KiraOutput", "KiraRequest", "KiraFiles"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraFiles", "KiraTextureCache", "KiraTestSupport"], swiftSettings: nativeCPU),
@@ -295,6 +297,9 @@ let targets: [Target] = [
         name: "KiraServerTests",
         dependencies: [
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
+            // The parity test sends each request through every front end: the command line's
+            // option groups and a manifest's row besides the server's query and live controls.
+            "KiraCLI", "KiraCatalogue",
             // The tests' HTTP and WebSocket clients are their own, on what the server already
             // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             server("Hummingbird", "hummingbird"),

@@ -103,95 +103,21 @@ struct AnimateCommand: ParsableCommand {
         if let sheet { try OutputPath.checkPNG(sheet, option: "--sheet") }
     }
 
-    func run() throws {
-        let request = try self.request
-        let preset = request.preset!
-        let dragPath = try request.loadDrag(budget: memory.budget)
-        let timing = try request.timing(drag: dragPath)
-        let directory = outputDirectory ?? ((apng == nil && sheet == nil && videos.video.isEmpty) ? "output/\(preset.name)" : nil)
-        let folder = directory.map { FrameDirectory(path: $0, fileExtension: request.frameFormat.extensions[0]) }
-        let framePaths = folder.map { folder in
-            (0..<timing.count).map { "\(folder.path)/\(folder.name($0))" } + ["\(folder.path)/\(FrameDirectory.indexName)"]
-        } ?? []
-        // Every input against every output, by device and inode, before any work.
-        let inputs = request.paths
-        try FileIO.checkDistinct(inputs: inputs, outputs: [apng, sheet].compactMap { $0 } + videos.video + framePaths)
-        // The numbered frames of an earlier, longer run are removed after this one: none may be an input.
-        if let folder, let directory {
-            try folder.checkReplaceable()
-            let earlier = try folder.frames(from: timing.count)
-            do throws(ImageFileError) {
-                try FileIO.checkDistinct(inputs: inputs, outputs: earlier)
-            } catch {
-                throw InputError("\(error.path): an input named as a frame of an earlier run, which this run would remove from \(directory); move or rename it")
-            }
-        }
-        let ffmpeg = try videos.program()
-        let card = try request.card.load(budget: memory.budget)
-
-        if !quiet {
-            for note in request.notes(for: timing) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
-        }
-        let times = (0..<timing.count).map(timing.clipTime)
-        let scenes = request.scenes(for: timing, card: card, drag: dragPath)
-        if let notes = card.assumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }) {
-            writeToStandardError("kira animate: \(OptionSpelling.spell(notes))\n")
-        }
-        if directory != nil || apng != nil {
-            try request.output.checkScaling(width: scenes[0].canvasWidth, height: scenes[0].canvasHeight)
-        }
-        if directory != nil, let note = request.frameNote { writeToStandardError("kira animate: frames: \(OptionSpelling.spell(note))\n") }
-
-        if let outputDirectory {
-            try FileIO.makeDirectory(outputDirectory)
-        } else if let directory {
-            try FileIO.makeDirectories(directory)  // the default folder, created with its parents
-        }
-        let videoSettings = videos.settings(width: scenes[0].canvasWidth, height: scenes[0].canvasHeight,
-                                            framesPerSecond: request.framesPerSecond, background: request.canvas.background,
-                                            threads: threads.count)
-        // Batches as large as the memory budget allows, up to the renderer's default, beside the
-        // drag and the videos (ffmpeg's share too).
-        let batch = try request.batchSize(for: scenes[0], budget: memory.budget, drag: dragPath,
-                                          videos: videos.estimatedBytes(videoSettings, frames: scenes.count))
-        let videoEncoders = try ffmpeg.map { try videos.encoders(program: $0, settings: videoSettings, inputs: inputs) } ?? []
-        // Any failure below stops every ffmpeg and leaves no video behind.
-        defer { for encoder in videoEncoders { encoder.cancel() } }
-        if request.output.depth == 16 {
-            try render(request, scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt16.self)
-        } else {
-            try render(request, scenes, times: times, directory: directory, videoEncoders: videoEncoders, batch: batch, fps: request.framesPerSecond, as: UInt8.self)
-        }
-        // Said once the outputs are written: a failed run says only why it failed.
-        if !quiet, let note = request.cropNote(for: scenes) { writeToStandardError("kira animate: \(OptionSpelling.spell(note))\n") }
-        for path in videos.video {
-            if let note = VideoFormat(path: path)?.note(framesPerSecond: request.framesPerSecond,
-                                                        transparent: request.canvas.background == .transparent) {
-                writeToStandardError("kira animate: \(path): \(OptionSpelling.spell(note))\n")
-            }
-        }
-        if outputDirectory == nil, let directory {
-            writeToStandardError("kira animate: wrote \(scenes.count) frames to \(directory)/ (the default: no --output-dir, --apng, --sheet or --video given)\n")
-        }
+    /// The outputs the options name.
+    var outputs: AnimationOutputs {
+        AnimationOutputs(directory: outputDirectory, apng: apng, sheet: sheet, sheetColumns: columns, videos: videos.video,
+                         videoQuality: videos.crf, videoWidth: videos.videoWidth, ffmpeg: videos.ffmpeg)
     }
 
-    /// Renders the frames once into every output asked for: each is a sink that receives every
-    /// frame in order; the APNG streams into its file as it goes.
-    private func render<Channel: LaneChannel>(_ request: AnimationRequest, _ scenes: [FrameScene], times: [Double], directory: String?,
-                                              videoEncoders: [VideoEncoder], batch: Int, fps: Int, as: Channel.Type) throws {
-        let progress = ProgressSink<Channel>(ProgressBar(total: scenes.count, label: preset, quiet: quiet))
-        var sinks: [any FrameSink<Channel>] = [progress]
-        if !videoEncoders.isEmpty { sinks.append(VideoSink<Channel>(videoEncoders)) }
-        if let directory {
-            sinks.append(FrameFilesSink<Channel>(directory: directory, times: times, encoder: request.frameEncoder,
-                                                 fileExtension: request.frameFormat.extensions[0]))
+    func run() throws {
+        let request = try self.request
+        let job = try AnimationJob(request, outputs: outputs, threads: threads.count, budget: memory.budget)
+        for note in job.notes where !(quiet && note.kind == .clip) { writeToStandardError("kira animate: \(OptionSpelling.spell(note.text))\n") }
+        var bar = ProgressBar(total: job.scenes.count, label: preset, quiet: quiet)
+        try job.render(progress: { bar.update($0) }, finished: { bar.finish() })
+        // Said once the outputs are written: a failed run says only why it failed.
+        for note in job.closingNotes where !(quiet && note.kind == .crop) {
+            writeToStandardError("kira animate: \(OptionSpelling.spell(note.text))\n")
         }
-        if let apng {
-            let (width, height) = (scenes[0].canvasWidth, scenes[0].canvasHeight)
-            sinks.append(try APNGSink<Channel>(path: apng, width: width, height: height, frameCount: scenes.count, framesPerSecond: fps,
-                                               scaledSize: request.frameEncoder.scaledSize(width: width, height: height)))
-        }
-        if let sheet { sinks.append(ContactSheetSink<Channel>(path: sheet, columns: columns, times: times)) }
-        try FramePipeline(threads: threads.count, batchSize: batch).render(scenes, to: sinks)
     }
 }

@@ -73,7 +73,7 @@ public enum FileIO {
     ///
     /// - Throws: ``ImageFileError`` for a missing or unreadable file, a directory, or a device,
     ///   FIFO or socket.
-    public static func checkRegularFile(_ path: String) throws(ImageFileError) {
+    package static func checkRegularFile(_ path: String) throws(ImageFileError) {
         let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard fd >= 0 else { throw systemError(path) }
         defer { close(fd) }

@@ -38,7 +38,7 @@ public struct CanvasSettings: Sendable, Equatable {
                help: "Canvas size, each side 1...\(maxSide), e.g. 800x1000 (default: the card plus room for a ±45° tilt).",
                parse: { (text: String) throws(RequestError) -> Size? in
                    guard let size = ArgumentValues.size(text, maxSide: maxSide) else {
-                       throw RequestError(parameter: "size", reason: "must be WIDTHxHEIGHT with each side 1...\(maxSide), e.g. 800x1000, not \"\(text)\"")
+                       throw RequestError(parameter: "size", reason: "must be WIDTHxHEIGHT with each side 1...\(maxSide), e.g. 800x1000, not \(ParameterValue.quoted(text))")
                    }
                    return Size(width: size.width, height: size.height)
                },
@@ -48,7 +48,7 @@ public struct CanvasSettings: Sendable, Equatable {
                parse: { (text: String) throws(RequestError) -> FrameBackground in
                    if text.lowercased() == "transparent" { return .transparent }
                    guard let color = ArgumentValues.hexColor(text) else {
-                       throw RequestError(parameter: "background", reason: "must be #RRGGBB (six hex digits, e.g. #1b1f2a) or transparent, not \"\(text)\"")
+                       throw RequestError(parameter: "background", reason: "must be #RRGGBB (six hex digits, e.g. #1b1f2a) or transparent, not \(ParameterValue.quoted(text))")
                    }
                    return .color(color)
                },

@@ -38,7 +38,7 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
                    help: "The face normal instead of a tilt, e.g. -0.3,0.2,0.9 (normalised).",
                    parse: { (text: String) throws(RequestError) -> SIMD3<Float>? in
                        guard let vector = ArgumentValues.vector3(text) else {
-                           throw RequestError(parameter: "normal", reason: "must be three numbers x,y,z, e.g. -0.3,0.2,0.9, not \"\(text)\"")
+                           throw RequestError(parameter: "normal", reason: "must be three numbers x,y,z, e.g. -0.3,0.2,0.9, not \(ParameterValue.quoted(text))")
                        }
                        guard KiraUniforms.isValidNormal(vector) else {
                            throw RequestError(parameter: "normal", reason: "\(vector.x),\(vector.y),\(vector.z) has no direction: it must be finite and non-zero")

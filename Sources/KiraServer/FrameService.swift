@@ -109,7 +109,13 @@ final class FrameService: Sendable {
     /// as the API's frames, but never cached (a live pose rarely repeats).
     func liveFrame(_ request: RenderRequest, card: CardLibrary.Card, window: ImageRegion, renderer: LiveRenderer, encoding: LiveEncoding)
         async throws(Problem) -> LiveRenderer.Frame {
-        let scene = request.scene(for: card.faces)
+        // The library's checks, as for the API's frames (raw pixels are checked as a PNG: 8 or 16 bits, no quality).
+        let scene: FrameScene
+        do {
+            scene = try request.prepare(card.faces, format: encoding.format ?? .png, budget: nil).scene
+        } catch {
+            throw Problem.badParameter(error)
+        }
         let frameBytes = try checkCost(of: request, scene: scene, card: card)
         do {
             return try await admitted(bytes: frameBytes) {

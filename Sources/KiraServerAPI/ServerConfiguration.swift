@@ -64,15 +64,15 @@ public struct ServerConfiguration: Sendable {
     package var renderThreads: Int { threadsPerRender ?? max(1, TileScheduler.processorCount / maxInflight) }
 
     /// A setting that is a time: its option, where it is held, the seconds it may be, an example.
-    public struct DurationSetting: Sendable {
-        public let option: String
-        public let path: WritableKeyPath<ServerConfiguration, Duration> & Sendable
-        public let range: ClosedRange<Double>
-        public let example: Double
+    package struct DurationSetting: Sendable {
+        package let option: String
+        package let path: WritableKeyPath<ServerConfiguration, Duration> & Sendable
+        package let range: ClosedRange<Double>
+        package let example: Double
     }
 
     /// The times a server is started with, each with its range.
-    public static let durationSettings: [DurationSetting] = [
+    package static let durationSettings: [DurationSetting] = [
         DurationSetting(option: "--max-wait", path: \.maxWait, range: 0...60, example: 0.5),
         DurationSetting(option: "--deadline", path: \.deadline, range: 0.001...3600, example: 30),
         DurationSetting(option: "--idle-timeout", path: \.idleTimeout, range: 0.1...3600, example: 60),

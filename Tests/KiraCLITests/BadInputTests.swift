@@ -58,13 +58,12 @@ enum InputFixtures {
         ["bench", "--art", "FILE", "--mask", "textures/mask.png", "--frames", "1", "--repeats", "1"],
     ]
 
+    /// What the command line adds to a refusal: one line, exit 2, nothing written. The values'
+    /// rules themselves are the library's, tested in-process (FrontEndParityTests, ShadeValueTests).
     static let invalidArguments: [[String]] = [
-        ["shade", "--tilt-x", "nan"], ["shade", "--tilt-y", "inf"], ["shade", "--tilt-x=-inf"],
-        ["shade", "--tilt-x", "181"], ["shade", "--normal", "1,2"], ["shade", "--normal", "0,0,0"],
-        ["shade", "--normal", "nan,1,1"], ["shade", "--threads", "-1"], ["shade", "--depth", "7"],
-        ["shade", "--angle-strength", "1e30"], ["shade", "--shader", "glsl"], ["shade", "--sparkle"],
-        ["render", "--flip", "1e400"], ["render", "--perspective", "nan"], ["render", "--size", "10"],
-        ["render", "--size", "100000x100000"], ["render", "--axis", "z"], ["render", "--background", "red"],
+        ["shade", "--tilt-x", "nan"], ["shade", "--tilt-x=-inf"], ["shade", "--normal", "1,2"],
+        ["shade", "--threads", "-1"], ["shade", "--sparkle"],
+        ["render", "--flip", "1e400"], ["render", "--size", "100000x100000"],
         ["render", "--wobble"], ["bench", "--frames", "0"], ["bench", "--size", "0x0"], ["bench", "--threads", "nan"],
         ["bench", "--art", "textures/front.png"], ["textures", "--output-dir", "no/such/parent"], ["textures", "--size", "-3x4"],
         ["frobnicate"], ["shade", "-o", "output/x.gif"], ["render", "--output", "card.TIFF"],

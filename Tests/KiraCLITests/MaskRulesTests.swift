@@ -35,19 +35,16 @@ import Testing
         #expect(try PNGCodec.read(workspace.file("out.png")) != .rgba8(try Self.shade(art: art, mask: small)), "not nearest any more")
     }
 
-    @Test func aMaskOfAnotherShapeIsRefusedWithBothSizes() throws {
+    /// The rule is the library's (KiraRequestTests' MaskShapeTests); here, that the command says
+    /// it in one line with the options' spelling and writes nothing.
+    @Test func aMaskOfAnotherShapeIsOneLine() throws {
         let workspace = try Workspace(empty: ())
         try PNGCodec.write(Self.art(), to: workspace.file("art.png"))
         try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 40), to: workspace.file("square.png"))
-        // One pixel of rounding is not another shape.
-        try PNGCodec.write(RGBAImage<UInt8>(width: 20, height: 29), to: workspace.file("rounded.png"))
         let result = try Self.run(workspace, mask: "square.png")
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("--mask is 40×40, the art 40×56"), "\(result.stderr)")
         #expect(!workspace.exists("out.png"))
-        #expect(try Self.run(workspace, mask: "rounded.png").status == 0)
-        let render = try workspace.run("render", "--art", "art.png", "--back", "art.png", "--back-mask", "square.png", "--flip", "180", "-o", "r.png")
-        #expect(render.status == 2 && render.stderr.contains("--back-mask is 40×40"), "\(render.stderr)")
     }
 
     /// White paint on a transparent layer shines only where painted: as the same mask painted

@@ -7,10 +7,11 @@ import Testing
 /// A row is recorded and checked as any front end's request is: by the canonical values and the
 /// library's prepare step.
 @Suite struct CanonicalRecordTests {
-    static func job(_ values: [String: String]) throws -> FrameJob {
-        let manifest = Manifest(path: "cat/m.csv", directory: "cat", format: .csv, rows: [])
+    /// The job of a row of a manifest in `directory` (records go to its `.kira-batch`).
+    static func job(_ values: [String: String], in directory: String = "cat") throws -> FrameJob {
+        let manifest = Manifest(path: directory + "/m.csv", directory: directory, format: .csv, rows: [])
         return try CataloguePlan.job(for: ManifestRow(number: 2, values: values), in: manifest, kiraVersion: "test",
-                                     store: RecordStore(directory: "cat/.kira-batch"))
+                                     store: RecordStore(directory: directory + "/.kira-batch"))
     }
 
     /// `8.0` and `8`, `TRUE` and `1`, a default given or left out: one frame, one record.
@@ -30,7 +31,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-canonical-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let rows = [["output": directory + "/ok.png", "size": "32x40"], ["output": directory + "/wide.png", "size": "32x40", "width": "33"]]
-        let jobs = try rows.map { try Self.job($0) }
+        let jobs = try rows.map { try Self.job($0, in: directory) }
         var outcomes: [Int: CatalogueRenderer.Outcome] = [:]
         CatalogueRenderer(threads: 1).render(jobs) { outcomes[$0] = $1 }
         #expect(outcomes[0] == .rendered)

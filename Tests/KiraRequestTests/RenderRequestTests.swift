@@ -104,3 +104,37 @@ import Testing
         #expect(entry.help.contains("{shader}"))
     }
 }
+
+/// Masks fit their art (FaceMap): another aspect ratio is refused naming both sizes, before
+/// anything is shaded or written; one pixel of rounding is not another shape.
+@Suite struct MaskShapeTests {
+    @Test func aMaskOfAnotherShapeIsRefusedWithBothSizes() throws {
+        var template = [CChar]("/tmp/kira-mask-XXXXXX".utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        defer { for name in ["art.png", "square.png", "rounded.png"] { unlink(directory + "/" + name) }; rmdir(directory) }
+        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 56), to: directory + "/art.png")
+        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 40), to: directory + "/square.png")
+        try PNGCodec.write(RGBAImage<UInt8>(width: 20, height: 29), to: directory + "/rounded.png")
+        let shade = try ShadeRequest(values: [("art", directory + "/art.png"), ("mask", directory + "/square.png")])
+        let error = #expect(throws: RequestError.self) { _ = try shade.prepare(writingTo: directory + "/out.png") }
+        #expect(error?.parameter == "mask" && error?.reason.hasPrefix("is 40×40, the art 40×56") == true, "\(String(describing: error))")
+        let rounded = try ShadeRequest(values: [("art", directory + "/art.png"), ("mask", directory + "/rounded.png")])
+        #expect(try rounded.prepare(writingTo: directory + "/out.png").face.mask.width == 40)
+        let render = try RenderRequest(values: [("art", directory + "/art.png"), ("back", directory + "/art.png"),
+                                                ("back_mask", directory + "/square.png"), ("flip", "180")])
+        let backError = #expect(throws: RequestError.self) { _ = try render.prepare(writingTo: directory + "/r.png") }
+        #expect(backError?.parameter == "back_mask", "\(String(describing: backError))")
+    }
+}
+
+/// `kira shade`'s values, refused by the request's own entries as every front end refuses them.
+@Suite struct ShadeValueTests {
+    @Test(arguments: [("tilt_x", "nan"), ("tilt_y", "inf"), ("tilt_x", "-inf"), ("tilt_x", "181"), ("tilt_x", "8\u{0}1"),
+                      ("normal", "1,2"), ("normal", "0,0,0"), ("normal", "nan,1,1"), ("normal", "1,0\u{0}5,1"),
+                      ("depth", "7"), ("angle_strength", "1e30"), ("shader", "glsl"), ("foil", "x\u{0}")])
+    func aValueOutOfItsRangeIsRefusedNamingIt(name: String, value: String) {
+        let error = #expect(throws: RequestError.self) { _ = try ShadeRequest(values: [(name, value)]) }
+        #expect(error?.parameter == name, "\(String(describing: error))")
+        #expect(error?.description.contains("\u{0}") == false, "a message shows a NUL escaped, never carries it")
+    }
+}

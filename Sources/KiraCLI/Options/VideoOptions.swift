@@ -40,39 +40,8 @@ struct VideoOptions: ParsableArguments {
         }
     }
 
-    /// The ffmpeg program, if any video is asked for; fails (exit 2) before anything is rendered.
-    func program() throws -> String? {
-        video.isEmpty ? nil : try FFmpegProgram.locate(explicit: ffmpeg)
-    }
-
     /// Refuses a rate one of the videos' formats cannot play, before anything is rendered.
     func check(framesPerSecond: Int) throws {
         for format in video.compactMap(VideoFormat.init(path:)) { try format.check(framesPerSecond: framesPerSecond) }
-    }
-
-    /// The settings of every `--video`, for frames of `width` × `height` (ffmpeg's encoder threads:
-    /// `threads`, as Kira's own).
-    func settings(width: Int, height: Int, framesPerSecond: Int, background: FrameBackground, threads: Int) -> VideoSettings {
-        VideoSettings(width: width, height: height, framesPerSecond: framesPerSecond, quality: crf,
-                      transparent: background == .transparent, matte: background.color8 ?? .zero, outputWidth: videoWidth, threads: threads)
-    }
-
-    /// The peak memory of every `--video` of `frames` frames: ffmpeg's share and Kira's.
-    func estimatedBytes(_ settings: VideoSettings, frames: Int) -> Int {
-        video.compactMap(VideoFormat.init(path:)).reduce(0) { $0 + VideoEncoder.estimatedPeakBytes($1, settings: settings, frames: frames) }
-    }
-
-    /// Starts one encoder per `--video`; none may be one of `inputs`.
-    func encoders(program: String, settings: VideoSettings, inputs: [String]) throws -> [VideoEncoder] {
-        var started: [VideoEncoder] = []
-        for path in video {
-            do {
-                started.append(try VideoEncoder(path: path, settings: settings, ffmpeg: program, inputs: inputs))
-            } catch {
-                for encoder in started { encoder.cancel() }
-                throw error
-            }
-        }
-        return started
     }
 }
