@@ -6,6 +6,11 @@ import KiraServerAPI
 import Logging
 import NIOCore
 import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The server `configuration` describes, with its cards loaded: what `kira serve` runs and what
 /// the tests drive, in process and on a socket.
@@ -54,7 +59,12 @@ public func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration,
 public func serve(_ configuration: KiraServerAPI.ServerConfiguration,
                   onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in }) async throws {
     let application = try buildApplication(configuration, onListening: onListening)
-    try await runUntilTerminated(application, gracePeriod: configuration.gracePeriod, logger: configuration.logger)
+    do {
+        try await runUntilTerminated(application, gracePeriod: configuration.gracePeriod, logger: configuration.logger)
+    } catch let error as IOError where error.errnoCode == EADDRINUSE {
+        throw ServerSetupError("cannot listen on \(configuration.host):\(configuration.port): another program (another kira serve?) "
+                               + "listens there; stop it, or give another --port (0 takes a free one)")
+    }
 }
 
 /// Runs `application` until SIGTERM or SIGINT, then stops taking connections and gives requests
