@@ -20,24 +20,44 @@ let products: [Product] = [
 
 // MARK: - Build settings
 
-// The pixel code is written for SIMD lanes; with a CPU flag the compiler maps them to AVX-512
-// (or AVX2) instead of baseline x86-64's SSE, about 2.5× faster (docs/performance.md). The flag
-// is a default trait so that the plain `swift build -c release` is the fast build. A package that
-// depends on Kira gets it too unless it asks for `traits: []`; binaries built with it run only on
-// CPUs like the build machine's, and `kira --version` says so. Every Swift target takes the same
-// setting: SIMD values wider than 16 bytes are passed in different registers with and without
-// AVX, so modules compiled differently must not pass them to each other (public API that does is
-// @inlinable, for packages that depend on Kira).
+// The pixel loops (every foil's shade, the projection and compositing, the quantising) are
+// compiled once per x86-64 level from one source folder, Sources/KiraKernels: the targets
+// KiraKernelsV2, V3 and V4 are links to it, built with -march=x86-64-v2, -v3 (AVX2) and -v4
+// (AVX-512); clang's -march sets swiftc's code generation too, and swiftc's own -target-cpu takes
+// CPU names only. KiraRender chooses one level at start by CPUID (`KIRA_CPU=v2|v3|v4` forces one),
+// so the default build runs on any x86-64-v2 CPU at the speed of the one it runs on. The rest of
+// the engine is built for the architecture's baseline. Those calls pass pointers and scalars
+// only: SIMD values wider than 16 bytes travel in different registers at different levels.
 //
-// Built for a CPU without AVX-512 (no NativeCPU, or an AVX2 machine), clang warns at every use of
-// the C lane headers' 32- and 64-byte vectors that such a vector changes the calling convention:
-// about 3,000 warnings a build. Those helpers are all static, compiled into each module with that
-// module's own flags, so no such vector crosses between differently built code; -Wno-psabi.
+// SwiftPM cannot condition a setting on the target architecture, so the levels' flags are chosen
+// here by the architecture this manifest is built for (the host's): on arm64 (NEON is its
+// baseline) the three kernel modules are the same baseline code and KernelLevel reports that.
+// Cross-building from x86-64 for another architecture: set KIRA_KERNEL_LEVELS=baseline (no
+// -march flags). Not tested here: no arm64 machine.
+#if arch(x86_64)
+let levelFlags = Context.environment["KIRA_KERNEL_LEVELS"] != "baseline"
+#else
+let levelFlags = false
+#endif
+
+// The `NativeCPU` trait (opt-in) builds every module for the build machine's CPU
+// (`-target-cpu native`, which then also wins over the levels' flags): for a binary that runs
+// on that machine only. `kira --version` says so.
+//
+// Built for a CPU without AVX-512, clang warns at every use of the C lane headers' 32- and
+// 64-byte vectors that such a vector changes the calling convention: about 3,000 warnings a
+// build. Those helpers are all static, compiled into each module with that module's own flags,
+// so no such vector crosses between differently built code; -Wno-psabi.
 let nativeCPU: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "native", "-Xcc", "-march=native"], .when(traits: ["NativeCPU"])),
     .define("KIRA_NATIVE_CPU", .when(traits: ["NativeCPU"])),
     .unsafeFlags(["-Xcc", "-Wno-psabi"]),
 ]
+
+/// The settings of the kernel module for x86-64 level `level` ("v2", "v3" or "v4").
+func kernelLevel(_ level: String) -> [SwiftSetting] {
+    (levelFlags ? [.unsafeFlags(["-Xcc", "-march=x86-64-\(level)"])] : []) + nativeCPU
+}
 
 // The `Server` trait (a default one) builds the HTTP server. Without it (`--traits NativeCPU`, or
 // `--disable-default-traits`) its packages are not built (this package still fetches them):
@@ -54,65 +74,87 @@ func server(_ product: String, _ package: String) -> Target.Dependency {
 // The `kira` command line, as `kira` and (with the server built in) as `kira-serve`.
 let commandLineDependencies: [Target.Dependency] = [
     "CKiraMemory",
-    "Kira", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraBench", "KiraServerAPI",
+    "Kira", "KiraFiles", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraTextureCache", "KiraBench", "KiraServerAPI",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "Logging", package: "swift-log"),
 ]
 
+let kernelDependencies: [Target.Dependency] = ["KiraLaneJobs", "KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"]
+
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraFiles", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the kira shader, scalar reference and SIMD lanes. No I/O, no threads.
     .target(name: "KiraShader", dependencies: ["CKiraLanes"], swiftSettings: nativeCPU),
     // Rotation matrices and face normals (`normalFromTilt`), rotation3DEffect homographies.
     .target(name: "KiraGeometry", swiftSettings: nativeCPU),
-    // RGBA image buffers, PNG decoding/encoding through libpng, atomic file output.
-    .target(name: "KiraImage", dependencies: ["CKiraPNG", "CKiraFiles", "CLibDeflate"], swiftSettings: nativeCPU),
+    // Files read and written safely: whole-file reads with limits, atomic replacement, the output
+    // rules, file identity, cleanup at termination, and the memory budget that inputs count against.
+    .target(name: "KiraFiles", dependencies: ["CKiraFiles"], swiftSettings: nativeCPU),
+    // RGBA image buffers, PNG decoding/encoding through libpng.
+    .target(name: "KiraImage", dependencies: ["KiraFiles", "CKiraPNG", "CLibDeflate"], swiftSettings: nativeCPU),
     // Still images beyond PNG and colour: WebP and JPEG files, an art's colour profile converted to
     // sRGB, Lanczos downscaling. KiraImage holds the PNG side (and its files); this module the
     // four libraries below, so that a user who only needs PNG decoding does not link them.
     .target(
-        name: "KiraFormats", dependencies: ["KiraImage", "CKiraFormats"],
+        name: "KiraFormats", dependencies: ["KiraImage", "KiraFiles", "CKiraFormats"],
         swiftSettings: nativeCPU),
     // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
-    .target(name: "KiraRender", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraLanes", "CKiraProjection"], swiftSettings: nativeCPU),
+    .target(
+        name: "KiraRender",
+        dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFiles", "KiraLaneJobs", "KiraKernelsV2", "KiraKernelsV3", "KiraKernelsV4", "CKiraLanes", "CKiraProjection", "CKiraCPU"],
+        swiftSettings: nativeCPU),
+    // What the pixel loops take: raw views of the images, per-worker scratch, faces to project,
+    // the channel types. Shared by KiraRender and every level's kernels.
+    .target(name: "KiraLaneJobs", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraProjection"], swiftSettings: nativeCPU),
+    // The pixel loops, one module per x86-64 level (see `kernelLevel`); the folders link to Sources/KiraKernels.
+    .target(name: "KiraKernelsV2", dependencies: kernelDependencies, swiftSettings: kernelLevel("v2")),
+    .target(name: "KiraKernelsV3", dependencies: kernelDependencies, swiftSettings: kernelLevel("v3")),
+    .target(name: "KiraKernelsV4", dependencies: kernelDependencies, swiftSettings: kernelLevel("v4")),
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
-    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage"], swiftSettings: nativeCPU),
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
-    .target(name: "KiraVideo", dependencies: ["KiraImage", "CKiraFiles"], swiftSettings: nativeCPU),
+    .target(name: "KiraVideo", dependencies: ["KiraImage", "KiraFiles", "CKiraFiles"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
-    .target(name: "KiraCompare", dependencies: ["KiraImage"], swiftSettings: nativeCPU),
+    .target(name: "KiraCompare", dependencies: ["KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     // Optimised in debug builds too: unoptimised, its SIMD2/SIMD4 drawing is about 19× slower (5.6 s
     // against 0.3 s CPU for CommittedTexturesTests), and every CLI test on the built-in card draws it.
     // Same pixels at either level (Swift never contracts float operations; CommittedTexturesTests).
     .target(
-        name: "KiraSamples", dependencies: ["KiraImage"],
+        name: "KiraSamples", dependencies: ["KiraImage", "KiraFiles"],
         swiftSettings: nativeCPU + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
     // WHAT a front end asks for: a frame, a shaded face or an animation as one value, with one
     // table of named parameters that the command line, manifests and HTTP queries all parse.
     .target(
         name: "KiraRequest",
-        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
+        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFiles", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
+        swiftSettings: nativeCPU),
+
+    // Textures decoded once per file within a memory budget, and SHA-256 content hashes, shared by
+    // `kira batch` and `kira serve`. Not in the umbrella: a package that only renders never links
+    // libcrypto.
+    .target(
+        name: "KiraTextureCache", dependencies: ["KiraRequest", "KiraImage", "KiraFiles", "CLibCrypto"],
         swiftSettings: nativeCPU),
 
     // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
     // as sinks of the one frame pipeline (KiraRender's FramePipeline).
-    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
+    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
-    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments"], swiftSettings: nativeCPU),
+    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments"], swiftSettings: nativeCPU),
 
     // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
     // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
     // renders never builds the CSV reader or links libcrypto.
     .target(
         name: "KiraCatalogue",
-        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraArguments", "CLibCrypto", .product(name: "CSV", package: "CSV.swift")],
+        dependencies: ["KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
     // What `kira serve` is started with and what its URLs mean: its configuration, the render
@@ -120,7 +162,7 @@ let targets: [Target] = [
     // `kira serve` use it from the lean `kira`.
     .target(
         name: "KiraServerAPI",
-        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFormats", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
         swiftSettings: nativeCPU),
 
     // `kira serve`: the render API over HTTP (Hummingbird), its limits, cache, signatures and
@@ -128,7 +170,7 @@ let targets: [Target] = [
     .target(
         name: "KiraServer",
         dependencies: [
-            "KiraServerAPI", "KiraRequest", "KiraCatalogue", "KiraRender", "KiraImage", "KiraFormats", "KiraAnimation", "KiraGeometry",
+            "KiraServerAPI", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraAnimation", "KiraGeometry",
             server("Hummingbird", "hummingbird"),
             server("ServiceLifecycle", "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -223,6 +265,8 @@ let targets: [Target] = [
     // The lane layer: lane types and polyfills (floor, sqrt, min/max, conversions, stored pixels
     // to lanes and back, the quantiser) as clang vector builtins, for the shader and the projection.
     .target(name: "CKiraLanes"),
+    // Which x86-64 levels this CPU runs (CPUID), for the choice of kernels.
+    .target(name: "CKiraCPU"),
     // The projection's per-run kernels (inverse map, bilinear fetch, composite, store), for KiraRender.
     .target(name: "CKiraProjection", dependencies: ["CKiraLanes"]),
 
@@ -231,9 +275,10 @@ let targets: [Target] = [
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Helpers shared by the test targets (hand-built PNG files).
     .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFilesTests", dependencies: ["KiraFiles", "CKiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraFiles", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraFiles", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest"],
@@ -241,7 +286,8 @@ let targets: [Target] = [
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraFiles", "KiraTextureCache", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServerAPI", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
@@ -269,10 +315,10 @@ let package = Package(
     name: "Kira",
     products: products,
     traits: [
-        .default(enabledTraits: ["NativeCPU", "Server"]),
+        .default(enabledTraits: ["Server"]),
         .trait(
             name: "NativeCPU",
-            description: "Compile the pixel code for the build machine's CPU (-target-cpu native). Binaries then need a CPU like it."
+            description: "Compile everything for the build machine's CPU (-target-cpu native). Binaries then need a CPU like it; the default build chooses its kernels by CPU at start instead."
         ),
         .trait(
             name: "Server",

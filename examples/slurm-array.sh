@@ -5,7 +5,9 @@
 #
 # Task K of the array runs `kira batch MANIFEST --shard K/N` with K = $SLURM_ARRAY_TASK_ID and
 # N = $SLURM_ARRAY_TASK_COUNT (the array's size). The kira binary, the manifest, its textures and
-# the outputs are on a file system every node mounts. Re-submitting the script (or `scontrol
+# the outputs are on a file system every node mounts. One binary (the default build, not the
+# NativeCPU trait's) runs on every node of a mixed cluster at that node's speed: it chooses its
+# pixel kernels by CPU at start (x86-64-v2, v3 with AVX2, v4 with AVX-512). Re-submitting the script (or `scontrol
 # requeue` of a task) redoes only what is missing or out of date: each output has a record in the
 # manifest's state folder (.MANIFEST.kira-state beside it, shared by the tasks; add --state DIR
 # below if the manifest's folder is read-only), and a killed task leaves no partial file.

@@ -1,6 +1,7 @@
 // `import Kira` brings in every part of the engine.
 @_exported import KiraAnimation
 @_exported import KiraCompare
+@_exported import KiraFiles
 @_exported import KiraFormats
 @_exported import KiraGeometry
 @_exported import KiraImage

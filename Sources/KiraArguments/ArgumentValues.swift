@@ -8,7 +8,8 @@ public enum ArgumentValues {
     /// Non-finite components are returned as parsed; callers check the vector as a whole.
     public static func vector3(_ text: String) -> SIMD3<Float>? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
+        // `Float(_:)` reads through C's strtod, which stops at a NUL: "1\0x" would be 1.
+        guard parts.count == 3, !text.utf8.contains(0) else { return nil }
         var values: [Float] = []
         for part in parts {
             guard let value = Float(String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())) else {

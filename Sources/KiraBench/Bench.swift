@@ -1,4 +1,5 @@
 import Dispatch
+import KiraFiles
 import KiraFormats
 import KiraGeometry
 import KiraImage

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Kira
 import KiraCatalogue
+import KiraTextureCache
 
 /// `kira batch`: a whole card catalogue from a manifest, one shard of it per process.
 struct BatchCommand: ParsableCommand {

@@ -1,3 +1,5 @@
+import Kira
+
 /// How this `kira` was built, for `--version` and benchmark reports.
 enum BuildInfo {
     /// No release is tagged yet ("-dev"); packages depend on a branch or revision.
@@ -15,7 +17,7 @@ enum BuildInfo {
         #if KIRA_NATIVE_CPU
         "tuned to the build machine's CPU (trait NativeCPU: -target-cpu native)"
         #else
-        "generic CPU target"
+        "pixel code for \(KernelLevel.current)\(KernelLevel.forced == nil ? ", chosen by CPU" : ", forced by KIRA_CPU")"
         #endif
     }
 

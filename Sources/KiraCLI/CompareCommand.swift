@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Kira
+import KiraFiles
 import Synchronization
 
 /// `kira compare`: how far apart two images are, with CI-friendly exit codes.

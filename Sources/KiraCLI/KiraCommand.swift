@@ -1,6 +1,7 @@
 import ArgumentParser
 import CKiraMemory
 import Kira
+import KiraFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,11 @@ struct KiraCommand: ParsableCommand {
     static func main() {
         unblockTerminationSignals()
         returnLargeBuffersToTheSystem()
+        // A KIRA_CPU this CPU cannot honour is refused before anything runs, rather than ignored.
+        if case .failure(let problem) = KernelLevel.requested {
+            writeToStandardError("kira: \(problem)\n")
+            Self.exit(withError: ExitCode(2))
+        }
         // Arguments as the bytes given: a file name need not be UTF-8 (see PathBytes).
         let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
         if let unknown = unknownCommand(arguments) { fail(unknown, command: nil) }

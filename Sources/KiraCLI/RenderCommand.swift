@@ -43,19 +43,12 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = try self.request
-        let format = try request.format(ofFile: output.path)
-        try InputFiles.checkOutput(output.path, isNotOneOf: request.card.paths)
-        let card = try request.card.load(budget: memory.budget)
-        let scene = request.scene(for: card)
-        if let notes = card.assumptions(showing: scene.visibleSides) { writeToStandardError("kira render: \(OptionSpelling.spell(notes))\n") }
-        try request.checkMemory(for: scene, budget: memory.budget)
-        try request.checkOutput(for: scene)
-        if let note = request.outputNote(for: format) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
+        let frame = try request.prepare(writingTo: output.path, budget: memory.budget)
+        for note in frame.notes { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()
-        try request.write(try request.render(scene, with: FrameRenderer(threads: threads.count)), to: path)
+        try frame.write(try frame.render(with: FrameRenderer(threads: threads.count)), to: path)
         if let note = output.defaultNote { writeToStandardError("kira render: \(note)\n") }
         // Said once the frame is written: a failed run says only why it failed.
-        for note in request.notes(for: scene) { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
+        for note in frame.closingNotes { writeToStandardError("kira render: \(OptionSpelling.spell(note))\n") }
     }
 }

@@ -79,14 +79,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
     @OptionGroup var memory: MemoryOptions
 
     static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return Check.format(value)
-    }
-
-    static func duration(_ seconds: Double?, _ option: String, in range: ClosedRange<Double>, example: Double) throws -> Duration? {
-        guard let seconds else { return nil }
-        try Check.number(seconds, option, in: range, example: example)
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        Check.format(duration.inSeconds)
     }
 
     /// The server the options describe.
@@ -97,10 +90,10 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         configuration.cardsDirectory = cards
         if let cache { configuration.cacheBytes = cache.bytes }
         if let maxInflight { configuration.maxInflight = maxInflight }
-        if let maxWait = try Self.duration(maxWait, "--max-wait", in: 0...60, example: 0.5) { configuration.maxWait = maxWait }
-        if let deadline = try Self.duration(deadline, "--deadline", in: 0.001...3600, example: 30) { configuration.deadline = deadline }
-        if let idle = try Self.duration(idleTimeout, "--idle-timeout", in: 0.1...3600, example: 60) { configuration.idleTimeout = idle }
-        if let grace = try Self.duration(gracePeriod, "--grace-period", in: 0...3600, example: 10) { configuration.gracePeriod = grace }
+        for (option, seconds) in [("--max-wait", maxWait), ("--deadline", deadline), ("--idle-timeout", idleTimeout), ("--grace-period", gracePeriod)] {
+            guard let seconds else { continue }
+            do { try configuration.setDuration(option, seconds: seconds) } catch { throw ValidationError(error.description) }
+        }
         if let maxSize { configuration.maxCanvas = .init(width: maxSize.width, height: maxSize.height) }
         configuration.threadsPerRender = threads
         configuration.insecure = insecure

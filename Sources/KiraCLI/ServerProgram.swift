@@ -1,4 +1,5 @@
 import Kira
+import KiraFiles
 
 #if canImport(Glibc)
 import Glibc

@@ -63,17 +63,10 @@ struct ShadeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = try self.request
-        let format = try request.format(ofFile: output.path)
-        try InputFiles.checkOutput(output.path, isNotOneOf: request.paths)
-        try memory.budget.checkDecoding(request.paths)
-        let input = try request.face()
-        if let assumption = input.assumption { writeToStandardError("kira shade: \(OptionSpelling.spell(assumption))\n") }
-        try request.checkMemory(for: input.face, budget: memory.budget)
-        try request.output.checkScaling(width: input.face.art.width, height: input.face.art.height)
-        if let note = request.outputNote(for: format, face: input.face) { writeToStandardError("kira shade: \(OptionSpelling.spell(note))\n") }
+        let shading = try request.prepare(writingTo: output.path, budget: memory.budget)
+        for note in shading.notes { writeToStandardError("kira shade: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()
-        try request.write(try request.shade(input.face, with: ShadeRenderer(threads: threads.count)), to: path)
+        try shading.write(try shading.shade(with: ShadeRenderer(threads: threads.count)), to: path)
         if let note = output.defaultNote { writeToStandardError("kira shade: \(note)\n") }
     }
 }

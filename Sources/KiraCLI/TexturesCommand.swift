@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kira
+import KiraFiles
 import KiraSamples
 
 /// `kira textures`: draws the sample card that textures/ holds.

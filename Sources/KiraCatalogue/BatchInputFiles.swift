@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 /// Every file a batch reads: the manifest, and each texture that any row of it names, told

@@ -1,5 +1,7 @@
+import KiraFiles
 import KiraImage
 import KiraRequest
+import KiraTextureCache
 
 /// What a run of a catalogue does: the frames to render, the rows that cannot be rendered (and
 /// why), and the rows whose outputs are up to date.
@@ -67,19 +69,16 @@ public struct CataloguePlan {
     {
         guard let outputValue = row.values[outputColumn] else { throw RequestError(parameter: nil, reason: "no output") }
         var request = RenderRequest()
-        var recorded: [String] = []
         // In the table's order, so that the first bad value is the same whatever the columns' order.
         for parameter in RenderRequest.parameters {
             guard let value = row.values[parameter.name] else { continue }
-            if parameter.kind == .path {
-                try parameter.set(manifest.resolve(value), in: &request)
-                continue
-            }
-            try parameter.set(value, in: &request)
-            // Paths are left out of the record: textures count by their content.
-            recorded.append("\(parameter.name)=\(parameter.kind == .flag ? value.lowercased() : value)")
+            try parameter.set(parameter.kind == .path ? manifest.resolve(value) : value, in: &request)
         }
         try request.validate()
+        // The canonical values, as ETags and signatures have them (`8` for `8.0`, a default given
+        // or not alike); paths are left out: textures count by their content.
+        let paths = Set(textureColumns)
+        let recorded = request.values.filter { !paths.contains($0.name) }.map { "\($0.name)=\($0.value)" }
         let format = try request.format(ofFile: outputValue, parameter: outputColumn)
         let output = manifest.resolve(outputValue)
         do {

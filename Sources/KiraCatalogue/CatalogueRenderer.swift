@@ -4,6 +4,7 @@ import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
+import KiraTextureCache
 
 /// One frame to make: a manifest row, its values checked, ready to render.
 public struct FrameJob: Sendable {
@@ -91,26 +92,36 @@ public final class CatalogueRenderer {
         var cardsWritten = 0
         for group in groups {
             let first = jobs[group[0]]
-            let faces: (front: CardFace, back: CardFace, hashes: [String: String])
+            let card: (faces: LoadedCard, hashes: [String: String])
             do {
-                faces = try load(first.request.card)
+                card = try load(first.request.card)
             } catch {
                 for index in group { report(index, .failed(String(describing: error))) }
                 continue
             }
+            // Each frame through the library's checks (a {width} over its canvas, the format's
+            // settings), as `kira render` makes them; a frame that fails them fails its row alone.
+            var frames: [(job: Int, frame: PreparedFrame)] = []
+            for index in group {
+                do throws(RequestError) {
+                    frames.append((index, try jobs[index].request.prepare(card.faces, format: jobs[index].format, budget: nil)))
+                } catch {
+                    report(index, .failed(error.description))
+                }
+            }
             var written = false
             var start = 0
-            while start < group.count {
-                let scenes = batch(group, from: start, jobs: jobs, faces: faces)
-                let batch = zip(group[start..<(start + scenes.count)], scenes).map { index, scene in
+            while start < frames.count {
+                let count = batchCount(frames, from: start)
+                let batch = frames[start..<(start + count)].map { index, frame in
                     var record = jobs[index].record
-                    record.textures = faces.hashes
-                    return (scene, CatalogueFrame(job: index, output: jobs[index].output,
-                                                  inputs: inputs + jobs[index].request.card.paths,
-                                                  encoder: jobs[index].request.output.encoder(for: jobs[index].format),
-                                                  record: record, recordPath: jobs[index].recordPath))
+                    record.textures = card.hashes
+                    return (frame.scene, CatalogueFrame(job: index, output: jobs[index].output,
+                                                        inputs: inputs + jobs[index].request.card.paths,
+                                                        encoder: frame.request.output.encoder(for: frame.format),
+                                                        record: record, recordPath: jobs[index].recordPath))
                 }
-                start += scenes.count
+                start += count
                 let rendered = first.request.output.depth == 16
                     ? sixteen.submit(batch, report: report) : eight.submit(batch, report: report)
                 written = rendered || written
@@ -162,29 +173,26 @@ public final class CatalogueRenderer {
     }
 
     /// The faces of a card, each file read once through the cache, and the hashes of the files read.
-    private func load(_ textures: CardTextures) throws -> (front: CardFace, back: CardFace, hashes: [String: String]) {
+    private func load(_ textures: CardTextures) throws -> (faces: LoadedCard, hashes: [String: String]) {
         var hashes: [String: String] = [:]
         let card = try textures.load { path, role in
             let texture = try cache.texture(at: path, role: role)
             for (role, file) in textures.byRole where file == path { hashes[role] = texture.hash }
             return texture.image
         }
-        return (card.front.face, card.back.face, hashes)
+        return (card, hashes)
     }
 
-    /// The scenes of the next batch of `group` from `start`: up to `batchSize` frames and
-    /// `batchBytes` of canvas.
-    private func batch(_ group: [Int], from start: Int, jobs: [FrameJob],
-                       faces: (front: CardFace, back: CardFace, hashes: [String: String])) -> [FrameScene] {
-        var scenes: [FrameScene] = []
-        var bytes = 0
-        for index in group[start...] {
-            let scene = jobs[index].request.scene(front: faces.front, back: faces.back)
-            let size = scene.canvasBytes(channelBytes: jobs[index].request.output.channelBytes)
-            if !scenes.isEmpty, scenes.count == batchSize || bytes + size > batchBytes { break }
-            scenes.append(scene)
+    /// How many of `frames` from `start` make the next batch: up to `batchSize` frames and
+    /// `batchBytes` of canvas (at least one).
+    private func batchCount(_ frames: [(job: Int, frame: PreparedFrame)], from start: Int) -> Int {
+        var count = 0, bytes = 0
+        for (_, frame) in frames[start...] {
+            let size = frame.scene.canvasBytes(channelBytes: frame.request.output.channelBytes)
+            if count > 0, count == batchSize || bytes + size > batchBytes { break }
+            count += 1
             bytes += size
         }
-        return scenes
+        return count
     }
 }

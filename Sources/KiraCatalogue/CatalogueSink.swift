@@ -1,7 +1,10 @@
 import Dispatch
+import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraRequest
 import KiraRender
+import KiraTextureCache
 
 /// The frames of a catalogue on their way to disk: each encoded (PNG, WebP or JPEG) and hashed by the pipeline's
 /// encoders (several frames at once), then written — record, then output, each flushed to the

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import KiraFiles
 import KiraImage
 
 /// One row of a catalogue manifest: the values it sets, by column name.

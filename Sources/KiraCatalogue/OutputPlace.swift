@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 /// Where an output path will write, as the system tells places apart, so that two rows naming

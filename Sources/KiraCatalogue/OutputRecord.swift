@@ -1,5 +1,8 @@
 import Foundation
+import KiraFiles
 import KiraImage
+import KiraRequest
+import KiraTextureCache
 
 /// What an output frame was made from, kept in the catalogue's state folder (``RecordStore``) so
 /// that a re-run can tell whether it is up to date: Kira's version, the row's values, the content

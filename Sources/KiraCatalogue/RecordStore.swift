@@ -1,5 +1,8 @@
 import Foundation
+import KiraFiles
 import KiraImage
+import KiraRequest
+import KiraTextureCache
 
 /// Where a catalogue keeps its ``OutputRecord``s: one state folder per manifest, out of the
 /// output folders (which can then be uploaded as they are).

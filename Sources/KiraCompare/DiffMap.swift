@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 /// A heat map of where two images differ, for looking at.

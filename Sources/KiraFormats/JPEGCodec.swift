@@ -1,4 +1,5 @@
 import CKiraFormats
+import KiraFiles
 import KiraImage
 
 /// JPEG files through libjpeg-turbo: baseline, 4:2:0 chroma, Huffman tables optimised per image

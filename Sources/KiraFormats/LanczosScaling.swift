@@ -1,4 +1,5 @@
 import CKiraFormats
+import KiraFiles
 import KiraImage
 
 extension RGBAImage {

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 /// How a still image is stored: its format with that format's settings, after an optional

@@ -1,4 +1,5 @@
 import CKiraFormats
+import KiraFiles
 import KiraImage
 
 /// WebP files through libwebp: lossy (VP8, alpha stored losslessly beside it) or lossless (VP8L,

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KiraFiles
 
 /// The buffers and the compressor (libdeflate or igzip) of one compression, kept for the next one.
 ///

@@ -1,4 +1,5 @@
 import CKiraPNG
+import KiraFiles
 
 /// Reads PNG files through libpng, and writes them through libpng, libdeflate or igzip.
 ///

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KiraFiles
 
 /// What a PNG file declares about its image (its IHDR chunk), read before anything is decoded,
 /// so that the memory decoding takes can be checked against a ``MemoryBudget`` first.

@@ -1,5 +1,6 @@
 import CKiraPNG
 import CLibDeflate
+import KiraFiles
 
 /// PNG image data — the zlib stream of filtered rows that `IDAT` and `fdAT` chunks carry — for
 /// a rectangle of an RGBA image, compressed with libdeflate or igzip (Intel's ISA-L).

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraGeometry
 import KiraImage
 import KiraShader

@@ -1,3 +1,4 @@
+import KiraLaneJobs
 import KiraGeometry
 import KiraImage
 import KiraShader
@@ -231,15 +232,12 @@ public final class FrameRenderer {
         let tiles = (output.height + tileRows - 1) / tileRows
         output.channels.withUnsafeMutableBufferPointer { out in
             faces.withUnsafeBufferPointer { faces in
-                let frame = ProjectionFrame(
+                var frame = ProjectionFrame(
                     projections: projections, faces: faces.baseAddress!, output: UnsafeMutableRawPointer(out.baseAddress!),
                     depth: Out.bitDepth, width: width, height: output.height, tileRows: tileRows, background: background)
-                if projectionPath == .lanes, LaneProjectionJob.canProject(projections) {
-                    var job = LaneProjectionJob(frame: frame)
-                    withUnsafeMutablePointer(to: &job) { job in
-                        scheduler.run(tiles: tiles, context: job) { job, tile, _ in
-                            job.assumingMemoryBound(to: LaneProjectionJob.self).pointee.run(tile: tile)
-                        }
+                if projectionPath == .lanes, frame.fitsLanes {
+                    withUnsafeMutablePointer(to: &frame) { frame in
+                        scheduler.run(tiles: tiles, context: frame, shader.kernelLevel.projectTile)
                     }
                     return
                 }

@@ -1,3 +1,4 @@
+import KiraLaneJobs
 import KiraImage
 
 /// A destination for the frames of an animation: numbered PNG files, an animated PNG, a contact

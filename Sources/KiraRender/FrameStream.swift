@@ -1,4 +1,6 @@
+import KiraLaneJobs
 import Dispatch
+import KiraFiles
 import KiraImage
 
 /// Frames on their way from the renderer to sinks: each batch submitted is rendered (one shading

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 // What the renderers hold at their peak, so that a command can check a ``MemoryBudget`` before

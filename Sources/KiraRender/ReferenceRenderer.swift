@@ -1,3 +1,4 @@
+import KiraLaneJobs
 import KiraImage
 import KiraShader
 

@@ -1,3 +1,4 @@
+import KiraLaneJobs
 import KiraShader
 
 /// The projection work of one frame, shared by the workers, one pixel at a time: the reference

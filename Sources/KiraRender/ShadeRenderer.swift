@@ -1,4 +1,5 @@
 import KiraImage
+import KiraLaneJobs
 import KiraShader
 
 /// Shades a flat card face with the kira shader, fast: sixteen pixels per step, rows in tiles
@@ -18,6 +19,9 @@ public final class ShadeRenderer {
     /// measures. When false (the default) the tables, which depend only on the layer's size, are
     /// kept.
     public var recomputesNoiseTables = false
+    /// The CPU level whose kernels shade, and project for a ``FrameRenderer`` built on this
+    /// renderer (``KernelLevel/current``, unless a test sets another that this CPU runs).
+    package var kernelLevel = KernelLevel.scoped ?? KernelLevel.current
 
     /// The last foil's tables (a ``FoilTablesBox``), kept while the size and parameters stay.
     private var tables: AnyObject?
@@ -149,11 +153,12 @@ public final class ShadeRenderer {
         }
     }
 
-    /// ``render(art:mask:foilMap:parameters:normals:premultiplied:output:as:)`` for the foil `F`.
+    /// ``render(art:mask:foilMap:parameters:normals:premultiplied:output:as:)`` for the foil `F`:
+    /// the foil's tables and frames here, the rows in the kernels of ``kernelLevel``.
     fileprivate func render<F: FoilShader>(_: F.Type, _ job: ShadeJob) {
         let frame = job.frame, parameters = job.parameters, frameCount = job.normals.count
         let size = SIMD2(Float(frame.width), Float(frame.height))
-        let tables: F.Tables = foilTables(F.self, width: frame.width, height: frame.height, parameters: parameters)
+        let tables = foilTables(F.self, width: frame.width, height: frame.height, parameters: parameters)
         let glare = parameters.glare
         withUnsafeTemporaryAllocation(of: F.Frame.self, capacity: frameCount) { foilFrames in
             withUnsafeTemporaryAllocation(of: Glare.Frame.self, capacity: glare > 0 ? frameCount : 0) { glares in
@@ -162,39 +167,28 @@ public final class ShadeRenderer {
                     if glare > 0 { glares[k] = Glare.frame(normal: normal, size: size, strength: glare) }
                 }
                 defer { foilFrames.baseAddress!.deinitialize(count: frameCount) }
-                run(ShadeKernel<F>(
-                    tables: tables, frame: frame, foilFrames: UnsafeBufferPointer(foilFrames),
-                    glares: glare > 0 ? UnsafeBufferPointer(glares) : nil, height: job.height,
-                    tileRows: tileRows, depths: job.depths))
+                var task = ShadeTask(
+                    frame: frame, height: job.height, foil: parameters.foil, tables: tables,
+                    foilFrames: UnsafeRawPointer(foilFrames.baseAddress!),
+                    glares: glare > 0 ? UnsafePointer(glares.baseAddress!) : nil, tileRows: tileRows, depths: job.depths)
+                withUnsafeMutablePointer(to: &task) { task in
+                    scheduler.run(tiles: (frame.height + tileRows - 1) / tileRows, context: task, kernelLevel.shadeTile)
+                }
             }
-        }
-    }
-
-    /// Runs `kernel` over every tile.
-    private func run<F: FoilShader>(_ kernel: ShadeKernel<F>) {
-        // Through a closure: a C function (the scheduler's other entry) cannot be generic.
-        scheduler.run(tiles: (kernel.frame.height + tileRows - 1) / tileRows) { tile, worker in
-            kernel.shade(tile: tile, worker: worker)
         }
     }
 
     /// The foil's tables for a face of this size: kept from the last render when they serve it
     /// (evaluated again in place for a cold frame), else made anew.
-    private func foilTables<F: FoilShader>(_: F.Type, width: Int, height: Int, parameters: KiraParameters) -> F.Tables {
+    private func foilTables<F: FoilShader>(_: F.Type, width: Int, height: Int, parameters: KiraParameters) -> FoilTablesBox<F.Tables> {
         if let box = tables as? FoilTablesBox<F.Tables>, box.tables.serves(width: width, height: height, parameters: parameters) {
             if recomputesNoiseTables { box.tables.recompute() }
-            return box.tables
+            return box
         }
         let box = FoilTablesBox(F.Tables(width: width, height: height, parameters: parameters))
         tables = box
-        return box.tables
+        return box
     }
-}
-
-/// A foil's tables, held by reference so that recomputing them in place copies nothing.
-private final class FoilTablesBox<T: FoilTables> {
-    var tables: T
-    init(_ tables: T) { self.tables = tables }
 }
 
 /// One call's images (as raw views) and frames, before the foil is known.

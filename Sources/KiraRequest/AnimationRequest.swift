@@ -1,5 +1,6 @@
 import KiraAnimation
 import KiraArguments
+import KiraFiles
 import KiraFormats
 import KiraImage
 import KiraRender

@@ -1,4 +1,5 @@
 import Dispatch
+import KiraFiles
 import KiraImage
 import KiraRender
 

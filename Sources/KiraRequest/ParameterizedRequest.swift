@@ -33,6 +33,16 @@ extension ParameterizedRequest {
         try parameter.set(value, in: &self)
     }
 
+    /// Sets the number parameter `name` to `value`, checked as its text would be: for a front end
+    /// whose values are numbers already.
+    public mutating func set(_ name: String, toNumber value: Double) throws(RequestError) {
+        guard let parameter = Self.parameter(named: name) else {
+            throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+                               + ParameterValue.listing(Self.parameters.map(\.name)))
+        }
+        try parameter.set(number: value, in: &self)
+    }
+
     /// The values that differ from the defaults, canonically spelled, in ``parameters``' order:
     /// equal requests have equal values.
     public var values: [(name: String, value: String)] {

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraFormats
 import KiraGeometry
 import KiraImage
@@ -145,12 +146,8 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
 
     /// Reads the card, renders its frame and writes it to `path`: what `kira render` does.
     public func write(to path: String, threads: Int = TileScheduler.processorCount, budget: MemoryBudget = .standard) throws {
-        let format = try format(ofFile: path)
-        try FileIO.checkDistinct(inputs: card.paths, outputs: [path])
-        let scene = scene(for: try card.load(budget: budget))
-        try checkMemory(for: scene, budget: budget)
-        try checkOutput(for: scene)
-        try output.encoder(for: format).write(try render(scene, with: FrameRenderer(threads: threads)), to: path)
+        let frame = try prepare(writingTo: path, budget: budget)
+        try frame.write(try frame.render(with: FrameRenderer(threads: threads)), to: path)
     }
 }
 

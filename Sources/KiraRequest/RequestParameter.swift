@@ -38,12 +38,16 @@ public struct RequestParameter<Root>: Sendable {
     public let defaultValue: String?
     private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
     private let canonical: @Sendable (Root) -> String?
+    /// A number's store from the value itself, checked as the text's is (nil for other kinds).
+    private let storeNumber: (@Sendable (inout Root, Double) throws(RequestError) -> Void)?
 
-    /// An entry that parses with `store` and reports its value with `canonical`.
+    /// An entry that parses with `store` and reports its value with `canonical`; a number's
+    /// entry may also store a value given as a number with `storeNumber`.
     public init(name: String, valueName: String, help: String, kind: ParameterKind, range: ClosedRange<Double>? = nil,
                 defaultValue: String? = nil,
                 store: @escaping @Sendable (inout Root, String) throws(RequestError) -> Void,
-                canonical: @escaping @Sendable (Root) -> String?) {
+                canonical: @escaping @Sendable (Root) -> String?,
+                storeNumber: (@Sendable (inout Root, Double) throws(RequestError) -> Void)? = nil) {
         self.name = name
         self.valueName = valueName
         self.help = help
@@ -52,6 +56,7 @@ public struct RequestParameter<Root>: Sendable {
         self.defaultValue = defaultValue
         self.store = store
         self.canonical = canonical
+        self.storeNumber = storeNumber
     }
 
     /// The command-line spelling of the name: `--tilt-x`.
@@ -67,6 +72,14 @@ public struct RequestParameter<Root>: Sendable {
         try store(&root, text)
     }
 
+    /// Checks the number `value` as ``set(_:in:)`` checks a number's text, and sets it in
+    /// `root`: for a front end whose values are numbers already (the live preview's pose), which
+    /// need not be spelled out and parsed back.
+    public func set(number value: Double, in root: inout Root) throws(RequestError) {
+        guard let storeNumber else { throw RequestError(parameter: name, reason: "takes \(valueName), not a number") }
+        try storeNumber(&root, value)
+    }
+
     /// The value set in `root` in its canonical spelling, or nil when it is the default: what a
     /// front end shows or hashes so that equal requests are spelled alike (`8` for `8.0`).
     public func value(in root: Root) -> String? { canonical(root) }
@@ -74,10 +87,15 @@ public struct RequestParameter<Root>: Sendable {
     /// The same entry for a request that holds a `Root` at `path`.
     public func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable) -> RequestParameter<Outer> {
         let store = self.store, canonical = self.canonical
+        var storeNumber: (@Sendable (inout Outer, Double) throws(RequestError) -> Void)?
+        if let inner = self.storeNumber {
+            storeNumber = { (outer: inout Outer, value: Double) throws(RequestError) in try inner(&outer[keyPath: path], value) }
+        }
         return RequestParameter<Outer>(
             name: name, valueName: valueName, help: help, kind: kind, range: range, defaultValue: defaultValue,
             store: { (outer: inout Outer, text: String) throws(RequestError) in try store(&outer[keyPath: path], text) },
-            canonical: { canonical($0[keyPath: path]) })
+            canonical: { canonical($0[keyPath: path]) },
+            storeNumber: storeNumber)
     }
 }
 
@@ -92,7 +110,10 @@ extension RequestParameter {
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example ?? `default`)
              },
-             canonical: { $0[keyPath: path] == `default` ? nil : ParameterValue.format($0[keyPath: path]) })
+             canonical: { $0[keyPath: path] == `default` ? nil : ParameterValue.format($0[keyPath: path]) },
+             storeNumber: { (root: inout Root, value: Double) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.checked(V(value), in: range, name: name, example: example ?? `default`)
+             })
     }
 
     /// A number within `range` that is unset (nil) by default, stored at `path`; messages show
@@ -105,7 +126,10 @@ extension RequestParameter {
              store: { (root: inout Root, text: String) throws(RequestError) in
                  root[keyPath: path] = try ParameterValue.number(text, in: range, name: name, example: example)
              },
-             canonical: { $0[keyPath: path].map(ParameterValue.format) })
+             canonical: { $0[keyPath: path].map(ParameterValue.format) },
+             storeNumber: { (root: inout Root, value: Double) throws(RequestError) in
+                 root[keyPath: path] = try ParameterValue.checked(V(value), in: range, name: name, example: example)
+             })
     }
 
     /// A whole number within `range`, stored at `path`; messages show `example` (by default the
@@ -203,15 +227,23 @@ extension RequestParameter {
 }
 
 /// The parsers behind ``RequestParameter``'s kinds, with messages that say what is valid.
-enum ParameterValue {
+package enum ParameterValue {
     /// A number in `range`; messages give the range and `example` (a value in it).
     static func number<V: BinaryFloatingPoint & LosslessStringConvertible>(
         _ text: String, in range: ClosedRange<V>, name: String, example: V
     ) throws(RequestError) -> V {
-        let valid = "between \(format(range.lowerBound)) and \(format(range.upperBound)), e.g. \(format(example))"
-        guard let value = V(text.trimmingSpaces) else {
-            throw RequestError(parameter: name, reason: "must be a number \(valid), not \"\(text)\"")
+        // Not through C's strtod alone: it stops at a NUL, and "8\0abc" would be 8.
+        guard !text.utf8.contains(0), let value = V(text.trimmingSpaces) else {
+            throw RequestError(parameter: name, reason: "must be a number \(valid(range, example: example)), not \(quoted(text))")
         }
+        return try checked(value, in: range, name: name, example: example)
+    }
+
+    /// `value` if it is finite and in `range`; messages give the range and `example`.
+    static func checked<V: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: V, in range: ClosedRange<V>, name: String, example: V
+    ) throws(RequestError) -> V {
+        let valid = Self.valid(range, example: example)
         guard value.isFinite else {
             throw RequestError(parameter: name, reason: "must be a finite number \(valid), not \(value)")
         }
@@ -221,11 +253,16 @@ enum ParameterValue {
         return value
     }
 
+    /// "between 0 and 10, e.g. 0.7".
+    static func valid<V: BinaryFloatingPoint & LosslessStringConvertible>(_ range: ClosedRange<V>, example: V) -> String {
+        "between \(format(range.lowerBound)) and \(format(range.upperBound)), e.g. \(format(example))"
+    }
+
     /// A whole number in `range`; messages give the range and `example` (a value in it).
     static func integer(_ text: String, in range: ClosedRange<Int>, name: String, example: Int) throws(RequestError) -> Int {
         let valid = "between \(range.lowerBound) and \(range.upperBound), e.g. \(example)"
         guard let value = Int(text.trimmingSpaces) else {
-            throw RequestError(parameter: name, reason: "must be a whole number \(valid), not \"\(text)\"")
+            throw RequestError(parameter: name, reason: "must be a whole number \(valid), not \(quoted(text))")
         }
         guard range.contains(value) else {
             throw RequestError(parameter: name, reason: "must be \(valid), not \(value)")
@@ -235,15 +272,21 @@ enum ParameterValue {
 
     static func choice<V>(_ text: String, words: [(String, V)], aliases: [(String, V)] = [], name: String) throws(RequestError) -> V {
         if let match = (words + aliases).first(where: { $0.0 == text }) { return match.1 }
-        throw RequestError(parameter: name, reason: "must be \(listing(words.map(\.0))), not \"\(text)\"")
+        throw RequestError(parameter: name, reason: "must be \(listing(words.map(\.0))), not \(quoted(text))")
     }
 
     static func flag(_ text: String, name: String) throws(RequestError) -> Bool {
         switch text.lowercased() {
         case "true", "yes", "1": return true
         case "false", "no", "0": return false
-        default: throw RequestError(parameter: name, reason: "must be true or false, not \"\(text)\"")
+        default: throw RequestError(parameter: name, reason: "must be true or false, not \(quoted(text))")
         }
+    }
+
+    /// `text` in double quotes, with control characters escaped (`"8\\0abc"`), so that a message
+    /// shows a NUL or a line break instead of carrying it.
+    static func quoted(_ text: String) -> String {
+        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? text.debugDescription : "\"\(text)\""
     }
 
     /// `a`, `a or b`, `a, b or c`.
@@ -254,7 +297,7 @@ enum ParameterValue {
 
     /// Whole numbers without a fraction (`8`, not `8.0`); others as Swift prints them (shortest
     /// round trip).
-    static func format<V: BinaryFloatingPoint & LosslessStringConvertible>(_ value: V) -> String {
+    package static func format<V: BinaryFloatingPoint & LosslessStringConvertible>(_ value: V) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : value.description
     }
 

@@ -1,4 +1,5 @@
 import KiraArguments
+import KiraFiles
 import KiraFormats
 import KiraGeometry
 import KiraImage

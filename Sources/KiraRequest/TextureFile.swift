@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraFormats
 import KiraImage
 

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 /// The procedural sample card: a front, a back and a holo mask that line up with each other.

@@ -1,5 +1,6 @@
 #if Server
 import DequeModule
+import KiraFiles
 import KiraImage
 
 /// At most so many renders at once, and at most so many bytes of frames in flight; a render that

@@ -1,9 +1,10 @@
 #if Server
 import Foundation
-import KiraCatalogue
+import KiraFiles
 import KiraImage
 import KiraRequest
 import KiraServerAPI
+import KiraTextureCache
 
 /// The cards a server serves, by id, decoded once at start-up.
 ///
@@ -49,17 +50,31 @@ public struct CardLibrary: Sendable {
         var cards = [sampleID: Card(id: sampleID, faces: sample, contentHash: "built-in sample card")]
         let cache = TextureCache(budget: textureBudget)
         if let directory {
-            for id in try cardFolders(in: directory) {
-                cards[id] = try loadCard(id: id, folder: directory + "/" + id, cache: cache)
+            var folders: [(String, CardTextures)] = []
+            for id in try cardFolders(in: directory) { folders.append((id, try cardFiles(id: id, folder: directory + "/" + id))) }
+            try checkDecoding(folders.flatMap { $0.1.paths }, textureBudget: textureBudget)
+            for (id, files) in folders {
+                cards[id] = try loadCard(id: id, files: files, cache: cache)
             }
         }
         let library = CardLibrary(cards: cards, textureBytes: distinctBytes(cards.values.map(\.faces)))
-        guard library.textureBytes <= textureBudget else {
-            throw ServerSetupError("the cards' textures take \(MemoryBudget.describe(library.textureBytes)) decoded, over the "
-                                   + "\(MemoryBudget.describe(textureBudget)) that --max-memory leaves beside --cache: "
-                                   + "raise --max-memory, lower --cache, or serve fewer or smaller cards")
-        }
+        guard library.textureBytes <= textureBudget else { throw overBudget(library.textureBytes, textureBudget: textureBudget, what: "take") }
         return library
+    }
+
+    /// Refuses, from their headers and before any is decoded, card files whose bytes and decoded
+    /// images would not fit `textureBudget` (``/KiraImage/PNGHeader/decodingBytes(_:)``, as
+    /// `kira render` checks its inputs).
+    static func checkDecoding(_ paths: [String], textureBudget: Int) throws(ServerSetupError) {
+        let estimate: Int
+        do { estimate = try PNGHeader.decodingBytes(paths) } catch { throw ServerSetupError(error.description) }
+        guard estimate <= textureBudget else { throw overBudget(estimate, textureBudget: textureBudget, what: "would need about") }
+    }
+
+    static func overBudget(_ bytes: Int, textureBudget: Int, what: String) -> ServerSetupError {
+        ServerSetupError("the cards' textures \(what) \(MemoryBudget.describe(bytes)) decoded, over the "
+                         + "\(MemoryBudget.describe(textureBudget)) that --max-memory leaves beside --cache: "
+                         + "raise --max-memory, lower --cache, or serve fewer or smaller cards")
     }
 
     /// The bytes of the cards' textures, an image shared by several cards (one file decoded once)
@@ -108,18 +123,32 @@ public struct CardLibrary: Sendable {
             && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
     }
 
-    static func loadCard(id: String, folder: String, cache: TextureCache) throws(ServerSetupError) -> Card {
+    /// The files of the card folder `folder`, as a request's file parameters (the request's own
+    /// defaults fill in the rest), each a regular file: a link to a device or a FIFO is refused
+    /// before it is opened for reading.
+    static func cardFiles(id: String, folder: String) throws(ServerSetupError) -> CardTextures {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let known = Set(fileNames.map(\.file))
         if let stray = names.sorted().first(where: { $0.lowercased().hasSuffix(".png") && !known.contains($0) }) {
             throw ServerSetupError("\(folder)/\(stray): not a card file; a card folder holds " + fileNames.map(\.file).joined(separator: ", "))
         }
         guard names.contains("art.png") else { throw ServerSetupError("\(folder): no art.png (a card folder needs its front art)") }
+        var request = RenderRequest()
         do {
-            // The files set as a request's parameters: the request's own defaults fill in the rest.
-            var request = RenderRequest()
-            for (role, file) in fileNames where names.contains(file) { try request.set(role, to: folder + "/" + file) }
-            let textures = request.card
+            for (role, file) in fileNames where names.contains(file) {
+                try FileIO.checkRegularFile(folder + "/" + file)
+                try request.set(role, to: folder + "/" + file)
+            }
+        } catch let error as RequestError {
+            throw ServerSetupError("card '\(id)': \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
+        } catch {
+            throw ServerSetupError("card '\(id)': \(error)")
+        }
+        return request.card
+    }
+
+    static func loadCard(id: String, files textures: CardTextures, cache: TextureCache) throws(ServerSetupError) -> Card {
+        do {
             let faces = try textures.load { path, role in try cache.texture(at: path, role: role).image }
             var summary = ""
             for (role, path) in textures.byRole { summary += "\(role) \(try cache.hash(of: path))\n" }

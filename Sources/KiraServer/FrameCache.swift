@@ -1,4 +1,5 @@
 #if Server
+import KiraFiles
 import KiraImage
 import NIOCore
 import OrderedCollections

@@ -1,20 +1,22 @@
 #if Server
 import Dispatch
 import Foundation
-import KiraCatalogue
+import KiraFiles
 import KiraFormats
 import KiraImage
 import KiraRender
 import KiraRequest
 import KiraServerAPI
+import KiraTextureCache
 import NIOCore
 
 /// What the render endpoint does, apart from HTTP: a card id and a query in, a frame (or the
 /// problem with them) out, within the server's limits.
 ///
 /// In order: an unsigned URL to a server with a key is refused (403), the query is parsed (400),
-/// its signature checked (403), the card looked up (404),
-/// the canvas and its memory checked against the server's caps (400); a frame the client already
+/// its signature checked (403), the card looked up (404), the frame prepared by the library's
+/// checks `kira render` makes too (400: a setting the route's format cannot store, a {width}
+/// over the canvas), the canvas and its memory checked against the server's caps (400); a frame the client already
 /// has is a 304 without rendering; a cached frame is answered at once; otherwise the frame is
 /// rendered once for every identical request in flight, when a render slot and memory are free
 /// within a short wait (503 after it), on a thread of its own, through the same request methods
@@ -46,27 +48,30 @@ final class FrameService: Sendable {
         metrics.textureBytes.record(cards.textureBytes)
     }
 
-    /// The path of a card's frame.
-    static func path(of id: String) -> String { "/v1/cards/\(id)/render.png" }
-
-    /// The answer for card `id` with the raw query `rawQuery`, given the ETags the client has.
-    func answer(id: String, rawQuery: String, ifNoneMatch: String?) async throws(Problem) -> Answer {
+    /// The answer for card `id` in `format` with the raw query `rawQuery`, given the ETags the
+    /// client has.
+    func answer(id: String, format: StillFormat = .png, rawQuery: String, ifNoneMatch: String?) async throws(Problem) -> Answer {
         // An unsigned URL to a server with a key is refused before its query is looked at.
-        if signature != nil, let pairs = try? RenderQuery.pairs(rawQuery), !pairs.contains(where: { $0.0 == URLSignature.parameterName }) {
+        if signature != nil, !RenderQuery.hasSignature(rawQuery: rawQuery) {
             throw Problem.badSignature("this server renders signed URLs only: add sig, the signature `kira sign` makes")
         }
         let query = try parse(rawQuery)
-        try checkSignature(query, id: id)
+        try checkSignature(query, path: RenderRoute.path(id: id, format: format))
         guard let card = cards[id] else { throw Problem.unknownCard(id, known: Array(cards.cards.keys)) }
         let request = query.request
-        let scene = request.scene(for: card.faces)
-        let frameBytes = try checkCost(of: request, scene: scene, card: card)
-        let etag = Self.etag(card: card, request: request, kiraVersion: configuration.kiraVersion)
+        let prepared: PreparedFrame
+        do {
+            prepared = try request.prepare(card.faces, format: format, budget: nil)
+        } catch {
+            throw Problem.badParameter(error, honouredBy: RenderRoute.honouring(request, insteadOf: format).map(RenderRoute.fileName))
+        }
+        let frameBytes = try checkCost(of: request, scene: prepared.scene, card: card)
+        let etag = Self.etag(card: card, request: request, format: format, kiraVersion: configuration.kiraVersion)
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
         do {
             let deadline = ContinuousClock.now + configuration.deadline
             let (frame, source) = try await cache.frame(for: etag, deadline: deadline) { [self] in
-                try await render(request, scene: scene, frameBytes: frameBytes)
+                try await render(prepared, frameBytes: frameBytes)
             }
             switch source {
             case .hit: metrics.cacheHits.increment()
@@ -109,7 +114,8 @@ final class FrameService: Sendable {
     /// The URL of `request`'s frame of card `id` as the API serves it: canonical, and signed
     /// when the server has a key.
     func url(of request: RenderRequest, id: String) -> String {
-        signature?.signedURL(path: Self.path(of: id), request: request) ?? URLSignature.canonical(path: Self.path(of: id), request: request)
+        let path = RenderRoute.path(id: id, format: .png)
+        return signature?.signedURL(path: path, request: request) ?? URLSignature.canonical(path: path, request: request)
     }
 
     private func parse(_ rawQuery: String) throws(Problem) -> RenderQuery {
@@ -120,10 +126,10 @@ final class FrameService: Sendable {
         }
     }
 
-    private func checkSignature(_ query: RenderQuery, id: String) throws(Problem) {
+    private func checkSignature(_ query: RenderQuery, path: String) throws(Problem) {
         guard let signature else { return }
         guard let given = query.signature else { throw Problem.badSignature("this server renders signed URLs only: add sig") }
-        guard signature.isValid(given, for: URLSignature.canonical(path: Self.path(of: id), request: query.request)) else {
+        guard signature.isValid(given, for: URLSignature.canonical(path: path, request: query.request)) else {
             throw Problem.badSignature("sig is not the signature of this path and query with this server's key")
         }
     }
@@ -147,12 +153,12 @@ final class FrameService: Sendable {
         return frameBytes
     }
 
-    /// Renders and encodes a PNG with a renderer of its own (its scratch is freed with it, so
+    /// Renders and encodes a frame with a renderer of its own (its scratch is freed with it, so
     /// idle memory stays small).
-    private func render(_ request: RenderRequest, scene: FrameScene, frameBytes: Int) async throws -> ByteBuffer {
+    private func render(_ frame: PreparedFrame, frameBytes: Int) async throws -> ByteBuffer {
         let threads = configuration.renderThreads
         return ByteBuffer(bytes: try await admitted(bytes: frameBytes) {
-            try request.encode(try request.render(scene, with: FrameRenderer(threads: threads)))
+            try frame.encode(try frame.render(with: FrameRenderer(threads: threads)))
         })
     }
 
@@ -181,11 +187,12 @@ final class FrameService: Sendable {
         return result
     }
 
-    /// A strong ETag from what the frame depends on: the card's content, the canonical values and
-    /// Kira's version.
-    static func etag(card: CardLibrary.Card, request: RenderRequest, kiraVersion: String) -> String {
+    /// A strong ETag from what the frame depends on: the card's content, the canonical values,
+    /// the format (a PNG's ETag names no format, as before there were others) and Kira's version.
+    static func etag(card: CardLibrary.Card, request: RenderRequest, format: StillFormat = .png, kiraVersion: String) -> String {
         let values = request.values.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return "\"" + ContentHash.sha256("kira \(kiraVersion)\n\(card.contentHash)\n\(values)").prefix(32) + "\""
+        let route = format == .png ? "" : "\(RenderRoute.fileName(format))\n"
+        return "\"" + ContentHash.sha256("kira \(kiraVersion)\n\(card.contentHash)\n\(route)\(values)").prefix(32) + "\""
     }
 
     /// Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for it).

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import KiraAnimation
+import KiraFiles
 import KiraGeometry
 import KiraImage
 import KiraRequest

@@ -41,7 +41,8 @@ struct LiveControls: Sendable {
             self.width = width
         case "tilt_limit":
             let range = InteractiveCard.tiltLimitRange
-            guard let limit = Double(value), range.contains(limit) else {
+            // Not through C's strtod alone: it stops at a NUL, and "20\0x" would be 20.
+            guard !value.utf8.contains(0), let limit = Double(value), range.contains(limit) else {
                 throw RequestError(parameter: "tilt_limit", reason: "must be degrees between \(Int(range.lowerBound)) and \(Int(range.upperBound)), not \"\(value)\"")
             }
             interaction.setTiltLimit(limit)
@@ -64,14 +65,20 @@ struct LiveControls: Sendable {
 
     /// The request for the frame of `card` in `pose`: the controls' values, the pose (to a
     /// hundredth of a degree, so that its URL stays short), the seed's crossfade, and the scale
-    /// that draws the card `width` pixels wide.
+    /// that draws the card `width` pixels wide. The numbers are set as numbers, checked by
+    /// their entries as their text would be.
     func request(pose: CardPose, card: CardLibrary.Card) throws(RequestError) -> RenderRequest {
-        func degrees(_ value: Double) -> String { String((value * 100).rounded() / 100) }
-        var pairs = Self.parameterNames.compactMap { name in values[name].map { (name, $0) } }
-        pairs += [("tilt_x", degrees(pose.tiltX)), ("tilt_y", degrees(pose.tiltY)), ("flip", degrees(pose.flip)), ("crossfade", "true")]
+        func degrees(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        var request = RenderRequest()
+        for name in Self.parameterNames { if let value = values[name] { try request.set(name, to: value) } }
+        try request.set("tilt_x", toNumber: degrees(pose.tiltX))
+        try request.set("tilt_y", toNumber: degrees(pose.tiltY))
+        try request.set("flip", toNumber: degrees(pose.flip))
+        request.crossfade = true
         let artWidth = card.faces.front.face.art.width
-        if width != artWidth { pairs.append(("scale", String(Double(width) / Double(artWidth)))) }
-        return try RenderRequest(values: pairs)
+        if width != artWidth { try request.set("scale", toNumber: Double(width) / Double(artWidth)) }
+        try request.validate()
+        return request
     }
 
     /// The part of the frame's canvas the page shows for `card`: the rectangle every pose within

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdWebSocket
 import KiraAnimation
+import KiraFiles
 import KiraGeometry
 import KiraImage
 import KiraRequest

@@ -61,11 +61,13 @@ public struct Problem: Error, Sendable, Equatable {
 }
 
 extension Problem {
-    /// A query value that cannot be used (400), naming the parameter and what it takes.
-    static func badParameter(_ error: RequestError) -> Problem {
+    /// A query value that cannot be used (400), naming the parameter and what it takes, and the
+    /// routes that would honour it (`render.webp` for a quality refused on `render.png`).
+    static func badParameter(_ error: RequestError, honouredBy routes: [String] = []) -> Problem {
         let entry = error.parameter.flatMap(RenderRequest.parameter(named:))
+        let elsewhere = routes.isEmpty ? "" : "; " + routes.joined(separator: " or ") + " honours it"
         return Problem(status: .badRequest, kind: "bad-parameter", title: "A query parameter cannot be used",
-                       detail: error.description, parameter: error.parameter, allowed: entry?.help(naming: { $0 }))
+                       detail: error.description + elsewhere, parameter: error.parameter, allowed: entry?.help(naming: { $0 }))
     }
 
     /// A card id the server does not have (404).
@@ -77,7 +79,7 @@ extension Problem {
 
     static func noRoute(_ path: String) -> Problem {
         Problem(status: .notFound, kind: "not-found", title: "No such resource",
-                detail: "nothing at \(path.prefix(256)); frames are at /v1/cards/ID/render.png, and there are /healthz, /readyz and /metrics")
+                detail: "nothing at \(path.prefix(256)); frames are at /v1/cards/ID/render.png (or .webp, .jpg), and there are /healthz, /readyz and /metrics")
     }
 
     static func methodNotAllowed(_ method: HTTPRequest.Method) -> Problem {

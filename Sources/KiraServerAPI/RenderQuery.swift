@@ -46,12 +46,21 @@ public struct RenderQuery: Sendable {
             }
             guard parameter.kind != .path else {
                 throw RequestError(parameter: name, reason: "names a file, which a URL cannot: the server's cards come from its cards folder, "
-                                   + "by id (/v1/cards/ID/render.png)")
+                                   + "by id (/v1/cards/ID/render.png, .webp or .jpg)")
             }
             values.append((name, value))
         }
         self.request = try RenderRequest(values: values)
         self.signature = signature
+    }
+
+    /// Whether the raw query has a `sig` item, looked for without decoding anything else: a
+    /// server that renders signed URLs only refuses one without it before the query is parsed.
+    public static func hasSignature(rawQuery: String) -> Bool {
+        rawQuery.split(separator: "&", omittingEmptySubsequences: true).contains { item in
+            let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            return String(name).removingPercentEncoding == URLSignature.parameterName
+        }
     }
 
     /// The query's `name=value` pairs, percent-decoded; `+` is a plus sign, not a space.

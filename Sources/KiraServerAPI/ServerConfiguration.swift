@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 import KiraRender
 import KiraRequest
@@ -62,9 +63,39 @@ public struct ServerConfiguration: Sendable {
     /// The threads each render uses.
     package var renderThreads: Int { threadsPerRender ?? max(1, TileScheduler.processorCount / maxInflight) }
 
+    /// A setting that is a time: its option, where it is held, the seconds it may be, an example.
+    public struct DurationSetting: Sendable {
+        public let option: String
+        public let path: WritableKeyPath<ServerConfiguration, Duration> & Sendable
+        public let range: ClosedRange<Double>
+        public let example: Double
+    }
+
+    /// The times a server is started with, each with its range.
+    public static let durationSettings: [DurationSetting] = [
+        DurationSetting(option: "--max-wait", path: \.maxWait, range: 0...60, example: 0.5),
+        DurationSetting(option: "--deadline", path: \.deadline, range: 0.001...3600, example: 30),
+        DurationSetting(option: "--idle-timeout", path: \.idleTimeout, range: 0.1...3600, example: 60),
+        DurationSetting(option: "--grace-period", path: \.gracePeriod, range: 0...3600, example: 10),
+    ]
+
+    /// Sets the time `option` (one of ``durationSettings``) to `seconds`, refusing a value that is
+    /// not finite or out of its range.
+    public mutating func setDuration(_ option: String, seconds: Double) throws(ServerSetupError) {
+        guard let setting = Self.durationSettings.first(where: { $0.option == option }) else {
+            throw ServerSetupError("\(option) is not a time setting; they are " + Self.durationSettings.map(\.option).joined(separator: ", "))
+        }
+        guard seconds.isFinite, setting.range.contains(seconds) else { throw setting.outOfRange(seconds) }
+        self[keyPath: setting.path] = .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
     /// Refuses a configuration the server cannot honour, with the reason and what would do.
     public func validate() throws(ServerSetupError) {
         guard (0...65535).contains(port) else { throw ServerSetupError("--port must be 0...65535, not \(port)") }
+        for setting in Self.durationSettings {
+            let seconds = self[keyPath: setting.path].inSeconds
+            guard setting.range.contains(seconds) else { throw setting.outOfRange(seconds) }
+        }
         guard (1...1024).contains(maxInflight) else { throw ServerSetupError("--max-inflight must be 1...1024, not \(maxInflight)") }
         if let threadsPerRender, !(1...1024).contains(threadsPerRender) {
             throw ServerSetupError("--threads must be 1...1024, not \(threadsPerRender)")
@@ -98,6 +129,21 @@ public struct ServerConfiguration: Sendable {
         guard parts.count == 4, parts.allSatisfy({ $0.count <= 3 && UInt8($0) != nil }) else { return false }
         return parts[0] == "127"
     }
+}
+
+extension ServerConfiguration.DurationSetting {
+    /// The error for `seconds`: the range and an example, as a number option's.
+    func outOfRange(_ seconds: Double) -> ServerSetupError {
+        func format(_ value: Double) -> String { ParameterValue.format(value) }
+        let valid = "between \(format(range.lowerBound)) and \(format(range.upperBound)), e.g. \(format(example))"
+        return ServerSetupError(seconds.isFinite ? "\(option) must be \(valid), not \(format(seconds))"
+                                : "\(option) must be a finite number \(valid), not \(seconds)")
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    package var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Why the server cannot start: one line for the operator.

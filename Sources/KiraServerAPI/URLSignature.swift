@@ -1,12 +1,13 @@
 import CLibCrypto
 import Foundation
+import KiraFormats
 import KiraRequest
 
 /// Signed render URLs: with a key, the server renders only URLs that carry a signature made with
 /// that key, so that nobody else can make it do work.
 ///
 /// The signature is HMAC-SHA256, keyed with the server's key, of the URL's path and canonical
-/// query: `/v1/cards/ID/render.png`, then `?` and the request's non-default values in the order
+/// query: `/v1/cards/ID/render.png` (or `.webp`, `.jpg`), then `?` and the request's non-default values in the order
 /// of ``RenderRequest/parameters``, each `name=value` with the value canonically spelled and
 /// percent-encoded (only `A-Z a-z 0-9 - . _ ~` as they are), joined by `&` (no `?` when every
 /// value is a default). It is appended as the last query parameter, `sig`, in base64url without
@@ -68,10 +69,13 @@ public struct URLSignature: Sendable {
         let path = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
         let origin = String(base.dropLast(path.count))
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "cards", !parts[3].isEmpty, parts[4] == "render.png" else {
-            throw RequestError(parameter: nil, reason: "\(url): not a render URL; those are [http://HOST:PORT]/v1/cards/ID/render.png?QUERY")
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "cards", !parts[3].isEmpty,
+              let format = RenderRoute.format(ofFileName: String(parts[4])) else {
+            throw RequestError(parameter: nil, reason: "\(url): not a render URL; those are [http://HOST:PORT]/v1/cards/ID/render.png?QUERY "
+                               + "(or render.webp, render.jpg)")
         }
         let query = try RenderQuery(rawQuery: rest)
+        try query.request.output.check(for: format)
         return origin + signedURL(path: path, request: query.request)
     }
 

@@ -1,5 +1,6 @@
 import CKiraFiles
 import Dispatch
+import KiraFiles
 import KiraImage
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 
 /// Why a video could not be written.

@@ -1,6 +1,7 @@
 // libFuzzer entry point for Kira's input paths. Built and run by Tests/Fuzz/run-fuzzer; not part of
 // the package's build.
 import KiraArguments
+import KiraFiles
 import KiraImage
 
 /// The first byte chooses the target; the rest is its input.

@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import Kira
+import KiraFiles
 import KiraServerAPI
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraFiles
 import KiraTestSupport
 import Testing
 

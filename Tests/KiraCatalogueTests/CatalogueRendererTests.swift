@@ -1,9 +1,11 @@
 import Foundation
 import KiraCatalogue
+import KiraFiles
 import KiraGeometry
 import KiraImage
 import KiraRender
 import KiraRequest
+import KiraTextureCache
 import Testing
 
 @Suite struct CatalogueRendererTests {

@@ -1,15 +1,11 @@
 import Foundation
 import KiraCatalogue
+import KiraFiles
 import KiraImage
+import KiraTextureCache
 import Testing
 
 @Suite struct OutputRecordTests {
-    @Test func sha256MatchesKnownVectors() {
-        // FIPS 180-2 examples.
-        #expect(ContentHash.sha256("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(ContentHash.sha256("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-    }
-
     /// Where earlier versions kept records (still read).
     @Test func oldRecordSitsBesideItsOutput() {
         #expect(OutputRecord.path(for: "out/cards/a.png") == "out/cards/.a.png.kira-batch")

@@ -1,4 +1,5 @@
 import Foundation
+import KiraFiles
 import KiraFormats
 import KiraImage
 import KiraTestSupport

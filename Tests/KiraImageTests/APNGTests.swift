@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KiraFiles
 @testable import KiraImage
 import KiraTestSupport
 

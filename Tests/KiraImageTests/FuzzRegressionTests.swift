@@ -1,6 +1,7 @@
 import Foundation
 import KiraArguments
 import Testing
+import KiraFiles
 @testable import KiraImage
 
 /// Replays what the fuzzer kept (Tests/Fuzz/Regressions) through the fuzz target's checks

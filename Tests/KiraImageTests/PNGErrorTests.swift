@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraTestSupport
 import Testing
 @testable import KiraImage

@@ -1,6 +1,7 @@
 import CKiraPNG
 import Dispatch
 import Testing
+import KiraFiles
 @testable import KiraImage
 import KiraTestSupport
 
@@ -161,5 +162,13 @@ import KiraTestSupport
     @Test func writeIntoMissingDirectoryFailsCleanly() {
         let image = RGBAImage<UInt8>(width: 1, height: 1)
         #expect(throws: ImageFileError.self) { try PNGCodec.write(image, to: "/nonexistent-kira-dir/x.png") }
+    }
+
+    /// Valid PNGs with an ancillary chunk over libpng's default 8 MB limit are read.
+    @Test func largeAncillaryChunk() throws {
+        let png = PNGFixture(width: 3, height: 2, colorType: .rgb, bitDepth: 8, samples: Array(0..<18)).bytes
+        let text = Array("Comment\u{0}".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 9 << 20)
+        let withText = Array(png[0..<33]) + PNGFixture.chunk("tEXt", text) + Array(png[33...])
+        #expect(try PNGCodec.decode(withText) == PNGCodec.decode(png))
     }
 }

@@ -1,3 +1,4 @@
+import KiraFiles
 import KiraImage
 import Testing
 @testable import KiraRender

@@ -105,7 +105,7 @@ import Testing
     }
 
     // "/" is the live preview's page (LivePreviewTests).
-    @Test(arguments: ["/v1/cards/sample/render.jpg", "/v1/cards/sample", "/index.html", "/v2/x",
+    @Test(arguments: ["/v1/cards/sample/render.jpeg", "/v1/cards/sample/render.gif", "/v1/cards/sample", "/index.html", "/v2/x",
                       "/v1/cards/sample/../sample/render.png"])
     func otherPathsAre404(path: String) async throws {
         try await Self.expectProblem(path, status: .notFound, kind: "not-found")

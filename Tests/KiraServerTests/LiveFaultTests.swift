@@ -1,6 +1,7 @@
 #if Server
 import Dispatch
 import Foundation
+import KiraFiles
 import KiraImage
 @testable import KiraServer
 import Testing

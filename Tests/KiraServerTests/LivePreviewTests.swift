@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KiraAnimation
+import KiraFiles
 import KiraGeometry
 import KiraImage
 import KiraRender

@@ -52,7 +52,7 @@ enum ServerFixtures {
         configuration.port = 0
         // The tests run side by side on a shared machine, in debug builds: waits and deadlines
         // are long unless a test is about them.
-        configuration.maxWait = .seconds(120)
+        configuration.maxWait = .seconds(60)
         configuration.deadline = .seconds(300)
         // Connections are not closed for idling unless a test is about it: one opened early must
         // still be there after a test's thousand others.

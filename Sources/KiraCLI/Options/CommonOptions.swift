@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kira
 import KiraArguments
+import KiraFiles
 
 private typealias P = RenderParameters
 

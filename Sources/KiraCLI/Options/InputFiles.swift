@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kira
+import KiraFiles
 
 /// A failure the user can fix: a message, exit status 2.
 struct InputError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kira
+import KiraFiles
 
 private typealias P = RenderParameters
 

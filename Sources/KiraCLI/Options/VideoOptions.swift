@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kira
+import KiraFiles
 
 /// `--video` and its settings, for `kira animate`.
 struct VideoOptions: ParsableArguments {

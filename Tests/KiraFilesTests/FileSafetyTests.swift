@@ -4,7 +4,7 @@ import Glibc
 import CKiraFiles
 import KiraTestSupport
 import Testing
-@testable import KiraImage
+@testable import KiraFiles
 
 /// FileIO's guarantees, in the library (the CLI's end-to-end cases are in BadInputTests).
 @Suite struct FileSafetyTests {
@@ -127,13 +127,6 @@ import Testing
         #expect(bytes == payload)
     }
 
-    /// Valid PNGs with an ancillary chunk over libpng's default 8 MB limit are read.
-    @Test func largeAncillaryChunk() throws {
-        let png = PNGFixture(width: 3, height: 2, colorType: .rgb, bitDepth: 8, samples: Array(0..<18)).bytes
-        let text = Array("Comment\u{0}".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 9 << 20)
-        let withText = Array(png[0..<33]) + PNGFixture.chunk("tEXt", text) + Array(png[33...])
-        #expect(try PNGCodec.decode(withText) == PNGCodec.decode(png))
-    }
 }
 
 /// A thread for a test (Foundation's is not imported here).

@@ -1,33 +1,6 @@
 import KiraImage
+import KiraLaneJobs
 import KiraShader
-
-/// The image a foil's height field comes from (the foil map, else the mask), as raw pixels.
-struct HeightSource {
-    let pixels: UnsafeRawPointer
-    let width: Int
-    let height: Int
-    let bits: Int
-    /// The source column of every art column; nil when the source has the art's width.
-    let columns: UnsafePointer<Int32>?
-}
-
-extension Optional<AnyRGBAImage> {
-    /// Calls `body` with this image's pixels as a height source (nil when there is no image),
-    /// resampled through `columns`.
-    func withHeightSource<R>(columns: MaskColumns?, _ body: (HeightSource?) -> R) -> R {
-        guard let image = self, let columns else { return body(nil) }
-        return columns.indices.withUnsafeBufferPointer { indices in
-            func source(_ pixels: UnsafeRawBufferPointer) -> HeightSource {
-                HeightSource(pixels: pixels.baseAddress!, width: image.width, height: image.height, bits: image.bitDepth,
-                             columns: columns.isIdentity ? nil : indices.baseAddress!)
-            }
-            switch image {
-            case .rgba8(let pixels): return pixels.channels.withUnsafeBytes { body(source($0)) }
-            case .rgba16(let pixels): return pixels.channels.withUnsafeBytes { body(source($0)) }
-            }
-        }
-    }
-}
 
 /// One worker's three rows of the height field around the row it shades, each row computed once
 /// per tile as the rows advance (the rows above and below the tile's ends are clamped to the face,

@@ -17,18 +17,18 @@ import KiraGeometry
 /// in its `kira_row_map`): the same operations in the same order, so that both projection paths
 /// give the same bytes. A minified pixel's footprint (``FaceFootprint``) and the edges' coverage
 /// stay in `Double`.
-struct SamplePointMap {
-    let column: SIMD3<Float>
-    let origin: SIMD3<Float>
+package struct SamplePointMap {
+    package let column: SIMD3<Float>
+    package let origin: SIMD3<Float>
 
-    init(inverse: Homography, y: Int) {
+    package init(inverse: Homography, y: Int) {
         let m = inverse.rows
         column = SIMD3<Float>(m.0)
         origin = SIMD3<Float>(m.1 * (Double(y) + 0.5) + m.2)
     }
 
     /// Where the centre of canvas column `x` lands on the face, in face pixels.
-    func point(x: Int) -> SIMD2<Float> {
+    package func point(x: Int) -> SIMD2<Float> {
         let h = column * (Float(x) + 0.5) + origin
         return SIMD2(h.x / h.z, h.y / h.z)
     }

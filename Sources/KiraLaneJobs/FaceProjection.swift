@@ -3,20 +3,20 @@ import KiraGeometry
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity. Pure
 /// geometry: where a face lands and how much of each canvas pixel it covers.
-struct FaceProjection {
+package struct FaceProjection {
     /// Canvas points to face pixels.
-    let inverse: Homography
-    let faceSize: SIMD2<Int>
-    let opacity: Float
+    package let inverse: Homography
+    package let faceSize: SIMD2<Int>
+    package let opacity: Float
     /// Inward edge lines of the quad, `a·x + b·y + c ≥ 0` inside, normalised so that the value is
     /// the distance in pixels.
-    let edges: Quad<SIMD3<Double>>
+    package let edges: Quad<SIMD3<Double>>
     /// Rows and columns the quad touches.
-    let rows: Range<Int>
-    let columns: Range<Int>
+    package let rows: Range<Int>
+    package let columns: Range<Int>
 
     /// Nil when the face is edge-on (no area) or reaches behind the eye.
-    init?(homography: Homography, faceSize: SIMD2<Int>, opacity: Float, canvas: SIMD2<Int>) {
+    package init?(homography: Homography, faceSize: SIMD2<Int>, opacity: Float, canvas: SIMD2<Int>) {
         let size = SIMD2(Double(faceSize.x), Double(faceSize.y))
         guard let c0 = homography.apply(SIMD2(0, 0)), let c1 = homography.apply(SIMD2(size.x, 0)),
               let c2 = homography.apply(size), let c3 = homography.apply(SIMD2(0, size.y)),
@@ -58,7 +58,7 @@ struct FaceProjection {
     /// A step along x spans `|m0.xy · hz − (hx, hy) · m0.z| / hz²` texels (likewise along y with
     /// m1), and along the row both the vector and `hz` are affine: the largest length is at an
     /// end or where its derivative vanishes, found exactly.
-    func mayMinify(y: Int, columns: Range<Int>) -> Bool {
+    package func mayMinify(y: Int, columns: Range<Int>) -> Bool {
         guard !columns.isEmpty else { return false }
         let (m0, m1, _) = inverse.rows
         let h0 = inverse.homogeneous(SIMD2(Double(columns.lowerBound) + 0.5, Double(y) + 0.5))
@@ -103,7 +103,7 @@ struct FaceProjection {
 
     /// The columns of row `y` whose pixel the quad may touch (`covered`), and those whose whole
     /// pixel lies inside every edge (`inside`, a sub-range): a convex quad meets a row in one run.
-    func spans(y: Int) -> (covered: Range<Int>, inside: Range<Int>) {
+    package func spans(y: Int) -> (covered: Range<Int>, inside: Range<Int>) {
         let cy = Double(y) + 0.5
         // Half the pixel's diagonal: a pixel whose centre is this far inside (outside) an edge is
         // wholly inside (outside) it.
@@ -137,7 +137,7 @@ struct FaceProjection {
     }
 
     /// The share of the pixel square at (`x`, `y`) that the quad covers, exactly.
-    func coverage(x: Int, y: Int) -> Double {
+    package func coverage(x: Int, y: Int) -> Double {
         let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
         var nearest = Double.infinity
         for e in edges {
@@ -185,17 +185,17 @@ struct FaceProjection {
 
 
 /// Four values stored inline, a quad's corners or edges: iterating them allocates nothing.
-struct Quad<Element>: RandomAccessCollection, MutableCollection {
+package struct Quad<Element>: RandomAccessCollection, MutableCollection {
     private var values: (Element, Element, Element, Element)
 
-    init(_ a: Element, _ b: Element, _ c: Element, _ d: Element) {
+    package init(_ a: Element, _ b: Element, _ c: Element, _ d: Element) {
         values = (a, b, c, d)
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { 4 }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { 4 }
 
-    subscript(index: Int) -> Element {
+    package subscript(index: Int) -> Element {
         get {
             switch index {
             case 0: values.0

@@ -67,6 +67,25 @@ public enum FileIO {
         return try? readAll(fd, name: path, expected: Int(status.st_size))
     }
 
+    /// Refuses `path` unless it is a regular file (a link to one is one), without blocking on a
+    /// FIFO: for inputs read at start-up, which a link to `/dev/zero` or a FIFO must neither
+    /// hang nor fill memory.
+    ///
+    /// - Throws: ``ImageFileError`` for a missing or unreadable file, a directory, or a device,
+    ///   FIFO or socket.
+    public static func checkRegularFile(_ path: String) throws(ImageFileError) {
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        guard fd >= 0 else { throw systemError(path) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw systemError(path) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw ImageFileError(path: path, reason: "is a directory, not a file")
+        default: throw ImageFileError(path: path, reason: "is a device, FIFO or socket, not a regular file")
+        }
+    }
+
     /// Reads `fd` to its end: `expected` bytes of a regular file (fewer if it shrinks), or a
     /// stream in growing steps, refused beyond `limit`.
     private static func readAll(_ fd: Int32, name: String, expected: Int?, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
@@ -125,7 +144,7 @@ public enum FileIO {
     }
 
     /// How `path` is named in messages: `-` is "standard input/output".
-    static func displayName(_ path: String, output: Bool = false) -> String {
+    package static func displayName(_ path: String, output: Bool = false) -> String {
         path == standardStream ? (output ? "standard output" : "standard input") : path
     }
 
@@ -136,11 +155,11 @@ public enum FileIO {
         return parent.isEmpty ? "/" : String(parent)
     }
 
-    static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 
-    static func systemError(_ path: String) -> ImageFileError {
+    package static func systemError(_ path: String) -> ImageFileError {
         let code = errno
         let reason: String
         switch code {

@@ -1,5 +1,6 @@
 import Foundation
-import KiraCatalogue
+import KiraTextureCache
+import KiraFiles
 import KiraImage
 import KiraRender
 import KiraTestSupport

@@ -1,12 +1,13 @@
 import CKiraLanes
 import CKiraProjection
 import KiraGeometry
+import KiraLaneJobs
 import KiraShader
 
 /// The projection and compositing of one frame, sixteen canvas pixels at a time: the fast path
-/// of ``FrameRenderer``.
+/// of the frame renderer.
 ///
-/// It performs the scalar projection's operations (``ScalarProjectionJob``) in the same order on
+/// It performs the scalar projection's operations (the renderer's `ScalarProjectionJob`) in the same order on
 /// lanes, so that its frames are the same bytes (the tests hold it to that):
 /// - each row is cut into runs once per face: pixels wholly inside the quad (coverage 1), the few
 ///   that an edge crosses (exact area coverage, computed per pixel as the reference does), and
@@ -24,11 +25,6 @@ import KiraShader
 struct LaneProjectionJob: @unchecked Sendable {
     /// The faces, the canvas and its tiles.
     let frame: ProjectionFrame
-
-    /// Whether every face is small enough for 32-bit texel indices (lanes of `Int32`).
-    static func canProject(_ projections: [FaceProjection]) -> Bool {
-        projections.allSatisfy { $0.faceSize.x * $0.faceSize.y < Int(Int32.max) }
-    }
 
     func run(tile: Int) {
         ChannelDepth.with(bits: frame.depth, Tile(job: self, tile: tile))
