@@ -147,7 +147,7 @@ let targets: [Target] = [
     .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
-    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments"], swiftSettings: nativeCPU),
+    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments"], swiftSettings: nativeCPU),
 
     // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
     // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
@@ -281,7 +281,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraFiles", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest"],
+        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest", "KiraFormats"],
         exclude: ["ssim_reference.py", "flip_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
@@ -294,7 +294,7 @@ let targets: [Target] = [
     .testTarget(
         name: "KiraServerTests",
         dependencies: [
-            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
+            "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
             // The tests' HTTP and WebSocket clients are their own, on what the server already
             // builds: the frameworks' test clients would add TLS (BoringSSL) to every test build.
             server("Hummingbird", "hummingbird"),

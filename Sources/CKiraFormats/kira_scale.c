@@ -4,11 +4,12 @@
 #include <libswscale/swscale.h>
 
 int kira_scale_rgba(const void *source, uint32_t width, uint32_t height, size_t source_row_bytes, void *output,
-                    uint32_t out_width, uint32_t out_height, int depth, char message[KIRA_FORMATS_MESSAGE_SIZE]) {
+                    uint32_t out_width, uint32_t out_height, int depth, int bilinear,
+                    char message[KIRA_FORMATS_MESSAGE_SIZE]) {
     enum AVPixelFormat format = depth == 16 ? AV_PIX_FMT_RGBA64 : AV_PIX_FMT_RGBA;
     // Full chroma in and out with accurate rounding: without them swscale's RGB path subsamples
     // colour internally and a flat channel came out ±7 levels off (800×1000 → 400×500, measured).
-    int flags = SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_BITEXACT;
+    int flags = (bilinear ? SWS_BILINEAR : SWS_LANCZOS) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_BITEXACT;
     struct SwsContext *context = sws_getContext((int)width, (int)height, format, (int)out_width, (int)out_height,
                                                 format, flags, NULL, NULL, NULL);
     if (context == NULL) {

@@ -25,12 +25,18 @@ public struct Bench {
     /// Frames per batch of the animate-png path's sequence renderer.
     private(set) var sequenceBatch = 4
     public private(set) var report: BenchReport
-    /// Called as each path starts: its name and thread count.
-    public var onStart: (_ name: String, _ threads: Int) -> Void = { _, _ in }
+    /// Called as each path starts: its name, thread count and the frames it renders in all its runs.
+    public var onStart: (_ name: String, _ threads: Int, _ frames: Int) -> Void = { _, _, _ in }
+    /// Called as the path that started last renders each frame: how many it has rendered.
+    public var onFrame: (_ done: Int) -> Void = { _ in }
 
     /// Every path, in the order measured.
     public static let pathNames = ["scalar", "simd", "sweep", "frame", "frame-scalar", "frame-thumbnail", "animate-png", "animate-apng",
                                    "encode-frames", "png-encode", "png-encode-fast", "png-decode", "webp-encode", "jpeg-encode", "srgb-convert"]
+
+    /// The paths that time one frame a run whatever `frames` is.
+    public static let oneFramePaths: Set<String> = ["scalar", "png-encode", "png-encode-fast", "png-decode", "webp-encode", "jpeg-encode",
+                                                    "srgb-convert"]
 
     /// A benchmark of `art` and `mask`; `build` describes the build for the report.
     public init(art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>, frames: Int, repeats: Int, only: Set<String> = [],
@@ -48,9 +54,9 @@ public struct Bench {
 
     /// The built-in sample card's front and mask resized to `width` × `height`: the card measured
     /// when no art is given.
-    public static func sampleCard(width: Int, height: Int) -> (art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) {
-        (BuiltInCard.front.art.rgba8.resized(width: width, height: height),
-         BuiltInCard.front.mask.rgba8.resized(width: width, height: height))
+    public static func sampleCard(width: Int, height: Int) throws(ImageFileError) -> (art: RGBAImage<UInt8>, mask: RGBAImage<UInt8>) {
+        (try BuiltInCard.front.art.rgba8.lanczosScaled(width: width, height: height),
+         try BuiltInCard.front.mask.rgba8.lanczosScaled(width: width, height: height))
     }
 
     /// Sizes the batches to the memory budget, or refuses when even one frame does not fit.
@@ -101,6 +107,29 @@ public struct Bench {
 
     private func wants(_ path: String) -> Bool { only.isEmpty || only.contains(path) }
 
+    /// What ``measureAll(maxThreads:)`` will measure and about how long it will take, from a
+    /// calibration run of one frame a path (the scalar path, one frame anyway, is not run: it is
+    /// estimated from the SIMD path at one thread).
+    public func plan(maxThreads: Int) throws -> BenchPlan {
+        let wanted = only.isEmpty ? Set(Self.pathNames).subtracting(["frame-scalar"]) : only
+        var calibrated = wanted.subtracting(["scalar"])
+        if wanted.contains("scalar") { calibrated.insert("simd") }
+        var probe = Bench(art: art, mask: mask, frames: 1, repeats: 1, only: calibrated, foils: foils, build: report.build)
+        try probe.measureAll(maxThreads: maxThreads)
+        var steps: [BenchPlan.Step] = []
+        for path in probe.report.paths {
+            if wanted.contains("scalar"), path.name == "simd", path.threads == 1 {
+                steps.append(BenchPlan.Step(name: "scalar", foil: path.foil, threads: 1, frames: 1, runs: 1,
+                                            seconds: path.seconds * BenchPlan.scalarToSIMD))
+            }
+            guard wanted.contains(path.name) else { continue }
+            let frames = Self.oneFramePaths.contains(path.name) ? 1 : self.frames
+            steps.append(BenchPlan.Step(name: path.name, foil: path.foil, threads: path.threads, frames: frames, runs: repeats,
+                                        seconds: path.seconds * Double(frames * repeats)))
+        }
+        return BenchPlan(width: art.width, height: art.height, frames: frames, repeats: repeats, steps: steps)
+    }
+
     /// The paths that shade, with ``parameters``.
     private mutating func measureShading(maxThreads: Int) throws {
         let normals = self.normals
@@ -108,7 +137,7 @@ public struct Bench {
 
         // The scalar reference: one frame, one thread.
         if wants("scalar") {
-            try measure("scalar", threads: 1, frames: 1, repeats: 1) {
+            try measure("scalar", threads: 1, frames: 1, repeats: 1) { _ in
                 _ = try ReferenceRenderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, as: UInt8.self)
             }
         }
@@ -122,9 +151,10 @@ public struct Bench {
             renderer.recomputesNoiseTables = true
             var output = RGBAImage<UInt8>(width: art.width, height: art.height)
             try renderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, into: &output)  // first touch
-            try measure("simd", threads: threads, frames: normals.count) {
+            try measure("simd", threads: threads, frames: normals.count) { tick in
                 for normal in normals {
                     try renderer.shade(art: art, mask: mask, normal: normal, parameters: parameters, into: &output)
+                    tick(1)
                 }
             }
         }
@@ -135,9 +165,10 @@ public struct Bench {
             let renderer = ShadeRenderer(threads: threads)
             var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normalBatches[0].count)
             try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), parameters: parameters, into: &stack)
-            try measure("sweep", threads: threads, frames: normals.count) {
+            try measure("sweep", threads: threads, frames: normals.count) { tick in
                 for batch in normalBatches {
                     try renderer.shade(art: art, mask: mask, normals: Array(batch), parameters: parameters, into: &stack)
+                    tick(batch.count)
                 }
             }
         }
@@ -156,8 +187,11 @@ public struct Bench {
                 renderer.projectionPath = path
                 var canvas = RGBAImage<UInt8>(width: 0, height: 0)
                 try renderer.render(scene, into: &canvas)
-                try measure(name, threads: threads, frames: normals.count) {
-                    for _ in 0..<normals.count { try renderer.render(scene, into: &canvas) }
+                try measure(name, threads: threads, frames: normals.count) { tick in
+                    for _ in 0..<normals.count {
+                        try renderer.render(scene, into: &canvas)
+                        tick(1)
+                    }
                 }
             }
         }
@@ -174,8 +208,11 @@ public struct Bench {
                 let renderer = FrameRenderer(threads: threads)
                 var canvas = RGBAImage<UInt8>(width: 0, height: 0)
                 try renderer.render(thumbnail, into: &canvas)
-                try measure("frame-thumbnail", threads: threads, frames: normals.count) {
-                    for _ in 0..<normals.count { try renderer.render(thumbnail, into: &canvas) }
+                try measure("frame-thumbnail", threads: threads, frames: normals.count) { tick in
+                    for _ in 0..<normals.count {
+                        try renderer.render(thumbnail, into: &canvas)
+                        tick(1)
+                    }
                 }
             }
         }
@@ -191,8 +228,9 @@ public struct Bench {
         let sequence = FramePipeline(threads: maxThreads, batchSize: sequenceBatch)
         if wants("animate-png") {
             let counter = EncodedBytesSink()
-            try measure("animate-png", threads: maxThreads, frames: scenes.count) {
+            try measure("animate-png", threads: maxThreads, frames: scenes.count) { tick in
                 try sequence.render(scenes, to: [counter])
+                tick(scenes.count)
             }
             precondition(counter.bytes > 0)
         }
@@ -200,8 +238,9 @@ public struct Bench {
         // igzip, on every core while the next batch renders (the file write left out).
         if wants("animate-apng") {
             let counter = APNGBytesSink()
-            try measure("animate-apng", threads: maxThreads, frames: scenes.count) {
+            try measure("animate-apng", threads: maxThreads, frames: scenes.count) { tick in
                 try sequence.render(scenes, to: [counter])
+                tick(scenes.count)
             }
             precondition(counter.bytes > 0)
         }
@@ -210,13 +249,16 @@ public struct Bench {
             let frameRenderer = FrameRenderer(threads: maxThreads)
             var rendered: [RGBAImage<UInt8>] = []
             var best = Double.infinity
-            onStart("encode-frames", 1)
+            onStart("encode-frames", 1, repeats * scenes.count)
+            var done = 0
             for _ in 0..<repeats {
                 var seconds = 0.0
                 for start in stride(from: 0, to: scenes.count, by: batch) {
                     try frameRenderer.render(Array(scenes[start..<min(start + batch, scenes.count)]), into: &rendered)
                     let begin = DispatchTime.now().uptimeNanoseconds
                     for frame in rendered { _ = try PNGCodec.encode(frame, options: .fast) }
+                    done += rendered.count
+                    onFrame(done)
                     seconds += Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
                 }
                 best = min(best, seconds)
@@ -233,18 +275,18 @@ public struct Bench {
         parameters.foil = foils[0]
         let frame = try ShadeRenderer().shade(art: art, mask: mask, normal: normals[0], parameters: parameters, as: UInt8.self)
         let encoded = try PNGCodec.encode(frame)
-        if wants("png-encode") { try measure("png-encode", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame) } }
+        if wants("png-encode") { try measure("png-encode", threads: 1, frames: 1) { _ in _ = try PNGCodec.encode(frame) } }
         if wants("png-encode-fast") {
-            try measure("png-encode-fast", threads: 1, frames: 1) { _ = try PNGCodec.encode(frame, options: .fast) }
+            try measure("png-encode-fast", threads: 1, frames: 1) { _ in _ = try PNGCodec.encode(frame, options: .fast) }
         }
-        if wants("png-decode") { try measure("png-decode", threads: 1, frames: 1) { _ = try PNGCodec.decode(encoded) } }
+        if wants("png-decode") { try measure("png-decode", threads: 1, frames: 1) { _ in _ = try PNGCodec.decode(encoded) } }
         // The same frame as the lossy formats at the default quality (beside png-encode).
         let quality = OutputSettings.defaultQuality
         if wants("webp-encode") {
-            try measure("webp-encode", threads: 1, frames: 1) { _ = try WebPCodec.encode(frame, quality: quality, lossless: false) }
+            try measure("webp-encode", threads: 1, frames: 1) { _ in _ = try WebPCodec.encode(frame, quality: quality, lossless: false) }
         }
         if wants("jpeg-encode") {
-            try measure("jpeg-encode", threads: 1, frames: 1) {
+            try measure("jpeg-encode", threads: 1, frames: 1) { _ in
                 _ = try JPEGCodec.encode(frame.flattened(onto: OutputSettings.jpegMatte), quality: quality)
             }
         }
@@ -253,20 +295,30 @@ public struct Bench {
         if wants("srgb-convert") {
             let adobe = PNGColorChunks(gamma: 45455, chromaticities: [31270, 32900, 64000, 33000, 21000, 71000, 15000, 6000])
             let file = PNGFile(image: .rgba8(frame), hasAlpha: true, colorChunks: adobe)
-            try measure("srgb-convert", threads: TileScheduler.processorCount, frames: 1) {
+            try measure("srgb-convert", threads: TileScheduler.processorCount, frames: 1) { _ in
                 guard case .converted = ColorConversion.toSRGB(file).outcome else { preconditionFailure("not converted") }
             }
         }
     }
 
-    /// Times `body` `repeats` times and records the best run.
+    /// Times `body` `repeats` times and records the best run; `body` reports the frames it
+    /// renders through its argument (a run that reports none counts as all its frames at its end).
     private mutating func measure(_ name: String, threads: Int, frames: Int, repeats: Int? = nil,
-                                  _ body: () throws -> Void) throws {
-        onStart(name, threads)
-        var best = Double.infinity
-        for _ in 0..<(repeats ?? self.repeats) {
+                                  _ body: (_ tick: (Int) -> Void) throws -> Void) throws {
+        let runs = repeats ?? self.repeats, onFrame = self.onFrame
+        onStart(name, threads, runs * frames)
+        var best = Double.infinity, done = 0
+        for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
-            try body()
+            let before = done
+            try body { frames in
+                done += frames
+                onFrame(done)
+            }
+            if done == before {
+                done += frames
+                onFrame(done)
+            }
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         record(name, threads: threads, frames: frames, seconds: best)

@@ -50,7 +50,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Flag(help: "No progress lines (they show only when stderr is a terminal).")
+    @Flag(help: "No plan, estimate or progress lines (they show only when stderr is a terminal; the estimate comes from timing one frame of each path first).")
     var quiet = false
 
     @OptionGroup var memory: MemoryOptions
@@ -84,14 +84,17 @@ struct BenchCommand: ParsableCommand {
         let maxThreads = threads ?? TileScheduler.processorCount
         var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths), foils: foils,
                           build: BuildInfo.summary)
-        // Half a minute at the default size: on a terminal, say what is being measured.
-        if !quiet, isatty(2) != 0 {
-            bench.onStart = { name, threads in
-                writeToStandardError("kira bench: \(name), \(threads) thread\(threads == 1 ? "" : "s")…\n")
-            }
-        }
         try bench.fit(in: memory.budget)
+        // Minutes at large sizes: on a terminal, the plan and its estimate first, then a line per
+        // path with its progress.
+        let progress = BenchProgress()
+        if !quiet, isatty(2) != 0 {
+            writeToStandardError(try bench.plan(maxThreads: maxThreads).summary + "\n")
+            bench.onStart = { name, threads, frames in progress.start("kira bench: \(name), \(threads) thread\(threads == 1 ? "" : "s")…", frames: frames) }
+            bench.onFrame = { progress.update($0) }
+        }
         try bench.measureAll(maxThreads: maxThreads)
+        progress.finish()
         try writeToStandardOutput((json ? bench.report.json : bench.report.table) + "\n")
     }
 
@@ -100,6 +103,6 @@ struct BenchCommand: ParsableCommand {
             try memory.budget.checkDecoding([art, mask])
             return (try PNGCodec.read(art).rgba8, try PNGCodec.read(mask).rgba8)
         }
-        return Bench.sampleCard(width: size.width, height: size.height)
+        return try Bench.sampleCard(width: size.width, height: size.height)
     }
 }

@@ -20,7 +20,7 @@ struct CompareCommand: ParsableCommand {
             each pixel an error from 0 to 1 for how visible the difference is when flipping between the \
             two images at a viewing distance (--ppd, or the --monitor-* options), from colours filtered \
             by the eye's contrast sensitivity and from edges and points. Its mean is the usual single \
-            figure, and images with alpha are composited over --flip-background (black) first. Exit \
+            figure, and images with alpha are composited over --flip-background (\(FLIPBackground.standard.rawValue)) first. Exit \
             status: 0 within the tolerances given (or none given), 1 outside, 2 on bad input.
             """
     )
@@ -56,19 +56,19 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .customLong("flip-map"), help: ArgumentHelp("Write the ꟻLIP error map (PNG, magma colours), with its legend under it: a colour bar from 0 to 1.", valueName: "path"))
     var flipMap: String?
 
-    @Option(help: ArgumentHelp("ꟻLIP's pixels per degree of visual angle (default 67.02: a 0.7 m wide 3840-pixel monitor at 0.7 m).", valueName: "ppd"))
+    @Option(help: ArgumentHelp("ꟻLIP's pixels per degree of visual angle (default \(format2(FLIPViewing.standard.pixelsPerDegree)): a \(standardMonitor.width) m wide \(standardMonitor.resolution)-pixel monitor at \(standardMonitor.distance) m).", valueName: "ppd"))
     var ppd: Double?
 
-    @Option(name: .customLong("monitor-distance"), help: ArgumentHelp("ꟻLIP's viewing distance, in metres (default 0.7); with --monitor-width and --monitor-pixels instead of --ppd.", valueName: "m"))
+    @Option(name: .customLong("monitor-distance"), help: ArgumentHelp("ꟻLIP's viewing distance, in metres (default \(standardMonitor.distance)); with --monitor-width and --monitor-pixels instead of --ppd.", valueName: "m"))
     var monitorDistance: Double?
 
-    @Option(name: .customLong("monitor-width"), help: ArgumentHelp("ꟻLIP's monitor width, in metres (default 0.7).", valueName: "m"))
+    @Option(name: .customLong("monitor-width"), help: ArgumentHelp("ꟻLIP's monitor width, in metres (default \(standardMonitor.width)).", valueName: "m"))
     var monitorWidth: Double?
 
-    @Option(name: .customLong("monitor-pixels"), help: ArgumentHelp("ꟻLIP's monitor width, in pixels (default 3840).", valueName: "px"))
+    @Option(name: .customLong("monitor-pixels"), help: ArgumentHelp("ꟻLIP's monitor width, in pixels (default \(standardMonitor.resolution)).", valueName: "px"))
     var monitorPixels: Double?
 
-    @Option(name: .customLong("flip-background"), help: ArgumentHelp("What images with alpha are composited over before ꟻLIP: black (default) or white.", valueName: "black|white"))
+    @Option(name: .customLong("flip-background"), help: ArgumentHelp("What images with alpha are composited over before ꟻLIP: \(FLIPBackground.allCases.map { $0 == .standard ? "\($0.rawValue) (default)" : $0.rawValue }.joined(separator: " or ")).", valueName: "\(FLIPBackground.allCases.map(\.rawValue).joined(separator: "|"))"))
     var flipBackground: String?
 
     @Flag(help: "Print one JSON object instead of a report.")
@@ -103,7 +103,7 @@ struct CompareCommand: ParsableCommand {
         }
         let ppd = viewing.pixelsPerDegree
         guard ppd >= 1 && ppd <= 10000 else {
-            throw ValidationError("the monitor gives \(format2(ppd)) pixels per degree; it must be between 1 and 10000, e.g. 67.02 (0.7 m, 0.7 m, 3840 px)")
+            throw ValidationError("the monitor gives \(format2(ppd)) pixels per degree; it must be between 1 and 10000, e.g. \(format2(FLIPViewing.standard.pixelsPerDegree)) (\(standardMonitor.distance) m, \(standardMonitor.width) m, \(standardMonitor.resolution) px)")
         }
     }
 
@@ -131,11 +131,10 @@ struct CompareCommand: ParsableCommand {
     private var computesFLIP: Bool { resolvedMetric != "standard" }
     private var computesStandard: Bool { resolvedMetric != "flip" }
 
-    /// The viewing conditions of ꟻLIP: --ppd, or the monitor (each part defaulting to the paper's).
+    /// The viewing conditions of ꟻLIP: --ppd, or the monitor (the library fills the parts not given).
     private var viewing: FLIPViewing {
         if let ppd { return FLIPViewing(pixelsPerDegree: ppd) }
-        guard monitorDistance != nil || monitorWidth != nil || monitorPixels != nil else { return .standard }
-        return FLIPViewing(monitorDistance: monitorDistance ?? 0.7, monitorWidth: monitorWidth ?? 0.7, resolution: monitorPixels ?? 3840)
+        return FLIPViewing(monitorDistance: monitorDistance, monitorWidth: monitorWidth, resolution: monitorPixels)
     }
 
     func run() throws {
@@ -174,7 +173,7 @@ struct CompareCommand: ParsableCommand {
         if let maxError, let comparison, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
-        let background = flipBackground.flatMap(FLIPBackground.init(rawValue:)) ?? .black
+        let background = flipBackground.flatMap(FLIPBackground.init(rawValue:)) ?? .standard
         let flip = computesFLIP ? FLIPComparison(reference: a, test: b, viewing: viewing, background: background) : nil
         if let maxFLIP, let flip, flip.statistics.mean > maxFLIP {
             failures.append("mean ꟻLIP \(formatted(flip.statistics.mean, digits: 4)) > \(maxFLIP)")
@@ -192,7 +191,7 @@ struct CompareCommand: ParsableCommand {
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
         (computesStandard ? ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths,
                                                                heatMap: diff != nil) : decoded)
-            + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height) : 0)
+            + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height, viewing: viewing) : 0)
             + (flipMap != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
     }
 
@@ -257,3 +256,9 @@ struct CompareCommand: ParsableCommand {
         return out
     }
 }
+
+/// The library's default monitor for ꟻLIP, its parts as the help text prints them (`0.7`, `3840`).
+private let standardMonitor = (distance: shortNumber(FLIPViewing.standardMonitor.distance), width: shortNumber(FLIPViewing.standardMonitor.width),
+                               resolution: shortNumber(FLIPViewing.standardMonitor.resolution))
+
+private func shortNumber(_ x: Double) -> String { x == x.rounded() ? "\(Int(x))" : "\(x)" }

@@ -22,8 +22,9 @@ import Darwin
 /// channel `Y / Y_white`; their magnitudes' difference `max(Δedge, Δpoint) / √2` raised to
 /// `qf = 0.5`. The error is `colour^(1 − feature)`.
 ///
-/// Planes are float32, filtered in separable passes with rows in parallel
-/// (`PlaneFilter`); the per-pixel steps run on rows in parallel too.
+/// In float32, on sixteen lanes, in bands of rows in parallel, with every filter separable and the
+/// per-pixel steps fused into the vertical passes (``FLIPBand``); ``FLIPReference`` computes the
+/// same thing pixel by pixel.
 public enum FLIP {
     static let qc: Float = 0.7, qf: Float = 0.5, pc: Float = 0.4, pt: Float = 0.95
 
@@ -40,49 +41,25 @@ public enum FLIP {
     ///
     /// - Precondition: the images have the same size.
     public static func errors(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard,
-                              background: FLIPBackground = .black) -> [Float] {
+                              background: FLIPBackground = .standard) -> [Float] {
+        errors(reference: reference, test: test, viewing: viewing, background: background, threads: nil)
+    }
+
+    /// ``errors(reference:test:viewing:background:)`` on at most `threads` threads (nil: as many
+    /// as the system gives). Each row is computed the same way whatever the threads and bands, so
+    /// the errors are identical on any number of threads.
+    package static func errors(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing, background: FLIPBackground,
+                               threads: Int?) -> [Float] {
         precondition(ImageComparison.sizesMatch(reference, test), "the images must have the same size")
         let width = reference.width, height = reference.height, n = width * height
         guard n > 0 else { return [] }
-        let kernels = FLIPKernels(pixelsPerDegree: viewing.pixelsPerDegree)
-        // Every plane is written whole before it is read: no zero fill.
-        let arena = PlaneArena(floats: 14 * n)
-        let r = arena.plane(3 * n), t = arena.plane(3 * n), scratch = arena.plane(4 * n)
-        let edgeR = arena.plane(n), pointR = arena.plane(n), edgeT = arena.plane(n), pointT = arena.plane(n)
-        defer { withExtendedLifetime(arena) {} }
-        opponent(reference, background, into: r)
-        opponent(test, background, into: t)
-        features(r, width, height, kernels, scratch: scratch, edge: edgeR, point: pointR)
-        features(t, width, height, kernels, scratch: scratch, edge: edgeT, point: pointT)
-        // The opponent planes are filtered into the scratch planes, then copied back over themselves.
-        filter(r, width, height, kernels, scratch: scratch)
-        filter(t, width, height, kernels, scratch: scratch)
-        let cmax = Self.cmax
+        let taps = FLIPBandTaps(FLIPKernels(pixelsPerDegree: viewing.pixelsPerDegree))
+        let band = FLIPBand(width: width, height: height, taps: taps, reference: FLIPOpponent(reference, background),
+                            test: FLIPOpponent(test, background))
+        let bands = FLIPBand.bands(height: height, radius: taps.radius)
         return [Float](unsafeUninitializedCapacity: n) { buffer, count in
-            let o = UnsafeSendablePointer(buffer.baseAddress!)
-            PlaneFilter.rows(height) { rows in
-                var i = rows.lowerBound * width
-                let end = rows.upperBound * width
-                // Sixteen pixels a step; the last step of a chunk is padded with zeros.
-                while i < end {
-                    let lanes = min(Lanes.scalarCount, end - i)
-                    func load(_ plane: Plane, _ offset: Int) -> Lanes {
-                        let p = plane.pointer + offset + i
-                        guard lanes < Lanes.scalarCount else { return UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
-                        var v = Lanes()
-                        for k in 0..<lanes { v[k] = p[k] }
-                        return v
-                    }
-                    let error = pixelErrors(reference: (load(r, 0), load(r, n), load(r, 2 * n)), test: (load(t, 0), load(t, n), load(t, 2 * n)),
-                                            edges: (load(edgeR, 0), load(edgeT, 0)), points: (load(pointR, 0), load(pointT, 0)), cmax: cmax)
-                    if lanes == Lanes.scalarCount {
-                        UnsafeMutableRawPointer(o.pointer + i).storeBytes(of: error, as: Lanes.self)
-                    } else {
-                        for k in 0..<lanes { o.pointer[i + k] = error[k] }
-                    }
-                    i += lanes
-                }
-            }
+            let output = UnsafeSendablePointer(buffer.baseAddress!)
+            RowBands.run(height, bands: bands, threads: threads) { rows in band.errors(rows, into: output.pointer) }
             count = n
         }
     }
@@ -97,10 +74,10 @@ public enum FLIP {
                             cmax: Float) -> Lanes {
         // The detectors' weights sum to zero, so they see 116 Y/Yw: hence the 116.
         let edge = magnitude(edges.0 - edges.1), point = magnitude(points.0 - points.1)
-        let feature = (edge.replacing(with: point, where: point .> edge) * (1 / (116 * Float(2).squareRoot()))).squareRoot()  // qf = 0.5
+        let feature = squareRoot(edge.replacing(with: point, where: point .> edge) * (1 / (116 * Float(2).squareRoot())))  // qf = 0.5
         let a = huntLab(reference), b = huntLab(test)
         let dl = a.0 - b.0, da = a.1 - b.1, db = a.2 - b.2
-        let hyab = magnitude(dl) + (da * da + db * db).squareRoot()
+        let hyab = magnitude(dl) + squareRoot(da * da + db * db)
         let e = power(hyab, Lanes(repeating: qc))
         let knee = pc * cmax
         let low = e * (pt / knee), high = pt + (e - knee) * ((1 - pt) / (cmax - knee))
@@ -143,6 +120,17 @@ public enum FLIP {
     static func power(_ x: Lanes, _ p: Lanes) -> Lanes {
         let zero = x .<= 0
         return exp2(p * log2(x)).replacing(with: 0, where: zero).replacing(with: 1, where: zero .& (p .== 0))
+    }
+
+    /// √x for `x ≥ 0` in lanes: `x · 1/√x`, the reciprocal root from the exponent-halving guess
+    /// and three Newton steps (within 2 ulp), where `SIMD16.squareRoot()` compiled to sixteen
+    /// scalar roots.
+    @inline(__always)
+    static func squareRoot(_ x: Lanes) -> Lanes {
+        var r = unsafeBitCast(0x5f37_5a86 &- (unsafeBitCast(x, to: SIMD16<Int32>.self) &>> 1), to: Lanes.self)
+        let half = x * 0.5
+        for _ in 0..<3 { r = r * (1.5 - half * r * r) }
+        return (x * r).replacing(with: 0, where: x .<= 0)
     }
 
     /// log₂ of positive normal floats: the exponent, and the logarithm of the significand (taken
@@ -201,65 +189,6 @@ public enum FLIP {
     @inline(__always)
     static func linear(_ v: Float) -> Float { v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4) }
 
-    /// The image as three planes, Y (`116 Y/Yw − 16`), Cx (`500 (X/Xw − Y/Yw)`) and
-    /// Cz (`200 (Y/Yw − Z/Zw)`), one after the other.
-    static func opponent(_ image: AnyRGBAImage, _ background: FLIPBackground, into planes: Plane) {
-        switch image {
-        case .rgba8(let x): opponent(x.channels, fullScale: 255, background, into: planes)
-        case .rgba16(let x): opponent(x.channels, fullScale: 65535, background, into: planes)
-        }
-    }
-
-    static func opponent<T: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
-        _ channels: [T], fullScale: Int, _ background: FLIPBackground, into planes: Plane
-    ) {
-        let n = channels.count / 4
-        // Opaque pixels decode through a table of every stored value; the others blend first.
-        let table = (0...fullScale).map { linear(Float(Double($0) / Double(fullScale))) }
-        let scale = 1 / Float(fullScale), bg = background.level
-        let blocks = max(1, n / 4096)
-        channels.withUnsafeBufferPointer { c in
-            table.withUnsafeBufferPointer { lut in
-                let src = UnsafeSendablePointer(UnsafeMutablePointer(mutating: c.baseAddress!))
-                let l = UnsafeSendablePointer(UnsafeMutablePointer(mutating: lut.baseAddress!))
-                PlaneFilter.rows(blocks) { range in
-                    let start = n * range.lowerBound / blocks, end = n * range.upperBound / blocks
-                    for p in start..<end {
-                        let s = src.pointer + 4 * p
-                        var rgb: SIMD3<Float>
-                        if Int(s[3]) == fullScale {
-                            rgb = SIMD3(l.pointer[Int(s[0])], l.pointer[Int(s[1])], l.pointer[Int(s[2])])
-                        } else {
-                            let a = Float(s[3]) * scale
-                            rgb = SIMD3(linear(Float(s[0]) * scale * a + bg * (1 - a)),
-                                        linear(Float(s[1]) * scale * a + bg * (1 - a)),
-                                        linear(Float(s[2]) * scale * a + bg * (1 - a)))
-                        }
-                        let xyz = SIMD3((toXYZ.0 * rgb).sum(), (toXYZ.1 * rgb).sum(), (toXYZ.2 * rgb).sum()) / white
-                        planes.pointer[p] = 116 * xyz.y - 16
-                        planes.pointer[n + p] = 500 * (xyz.x - xyz.y)
-                        planes.pointer[2 * n + p] = 200 * (xyz.y - xyz.z)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The three opponent planes filtered in place by their contrast sensitivity; `scratch` holds
-    /// four planes.
-    static func filter(_ planes: Plane, _ width: Int, _ height: Int, _ kernels: FLIPKernels, scratch: Plane) {
-        let n = width * height
-        let h = Plane(scratch.pointer + 3 * n)
-        for (channel, terms) in [kernels.achromatic, kernels.redGreen, kernels.blueYellow].enumerated() {
-            for (index, term) in terms.enumerated() {
-                PlaneFilter.horizontal(Plane(planes.pointer + channel * n), h, width: width, height: height, taps: term.taps)
-                PlaneFilter.vertical(h, Plane(scratch.pointer + channel * n), width: width, height: height,
-                                     taps: term.taps, scale: term.weight, accumulate: index > 0)
-            }
-        }
-        planes.pointer.update(from: scratch.pointer, count: 3 * n)
-    }
-
     /// Linear RGB to Hunt-adjusted CIELAB (reference white: RGB (1, 1, 1)).
     @inline(__always)
     static func huntLab(linear rgb: SIMD3<Float>) -> SIMD3<Float> {
@@ -274,18 +203,4 @@ public enum FLIP {
         let delta: Float = 6.0 / 29.0
         return t > delta * delta * delta ? cbrtf(t) : t / (3 * delta * delta) + 4.0 / 29.0
     }
-
-    /// The edge and point magnitudes of the achromatic plane (the first of `planes`, `116 Y/Yw − 16`).
-    static func features(_ planes: Plane, _ width: Int, _ height: Int, _ kernels: FLIPKernels, scratch: Plane, edge: Plane, point: Plane) {
-        let n = width * height
-        let hg = scratch, hEdge = Plane(scratch.pointer + n), hPoint = Plane(scratch.pointer + 2 * n)
-        PlaneFilter.horizontal(planes, hg, width: width, height: height, taps: kernels.gaussian)
-        PlaneFilter.horizontal(planes, hEdge, width: width, height: height, taps: kernels.edge)
-        PlaneFilter.horizontal(planes, hPoint, width: width, height: height, taps: kernels.point)
-        PlaneFilter.magnitude(hEdge, kernels.gaussian, hg, kernels.edge, into: edge, width: width, height: height)
-        PlaneFilter.magnitude(hPoint, kernels.gaussian, hg, kernels.point, into: point, width: width, height: height)
-    }
 }
-
-/// A float plane that the worker threads write disjoint parts of.
-typealias Plane = UnsafeSendablePointer<Float>

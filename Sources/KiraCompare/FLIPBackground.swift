@@ -7,6 +7,9 @@
 public enum FLIPBackground: String, Sendable, CaseIterable {
     case black, white
 
+    /// What a comparison uses unless told otherwise.
+    public static let standard = FLIPBackground.black
+
     /// The background's value in every channel, 0...1.
     var level: Float { self == .black ? 0 : 1 }
 }

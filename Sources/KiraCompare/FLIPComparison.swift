@@ -11,7 +11,7 @@ public struct FLIPComparison: Sendable {
     public let statistics: FLIPStatistics
 
     /// - Precondition: the images have the same size.
-    public init(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard, background: FLIPBackground = .black) {
+    public init(reference: AnyRGBAImage, test: AnyRGBAImage, viewing: FLIPViewing = .standard, background: FLIPBackground = .standard) {
         width = reference.width
         height = reference.height
         self.viewing = viewing
@@ -20,7 +20,10 @@ public struct FLIPComparison: Sendable {
         statistics = FLIPStatistics(errors)
     }
 
-    /// The memory ꟻLIP needs beyond the images: 16 float planes at its peak (both images'
-    /// opponent planes, four of scratch, both images' edge and point magnitudes, the errors).
-    public static func estimatedWorkingBytes(width: Int, height: Int) -> Int { 16 * 4 * width * height }
+    /// The memory ꟻLIP needs beyond the images, at most: the errors, as much again for the
+    /// statistics' percentile buckets, and every band's working rows at once.
+    public static func estimatedWorkingBytes(width: Int, height: Int, viewing: FLIPViewing = .standard) -> Int {
+        let radius = FLIPBandTaps(FLIPKernels(pixelsPerDegree: viewing.pixelsPerDegree)).radius
+        return 8 * width * height + FLIPBand.bands(height: height, radius: radius) * FLIPBand.workingBytes(width: width, radius: radius)
+    }
 }

@@ -17,6 +17,17 @@ public struct FLIPViewing: Sendable, Equatable {
         distance * (resolution / width) * .pi / 180
     }
 
-    /// The paper's default: a 0.7 m wide 4K monitor (3840 pixels) at 0.7 m, 67.02 ppd.
-    public static let standard = FLIPViewing(monitorDistance: 0.7, monitorWidth: 0.7, resolution: 3840)
+    /// A monitor whose unspecified parts are the paper's (``standardMonitor``).
+    public init(monitorDistance distance: Double?, monitorWidth width: Double?, resolution: Double?) {
+        let standard = Self.standardMonitor
+        self.init(monitorDistance: distance ?? standard.distance, monitorWidth: width ?? standard.width,
+                  resolution: resolution ?? standard.resolution)
+    }
+
+    /// The paper's monitor: 0.7 m wide, 3840 pixels across (4K), seen from 0.7 m.
+    public static let standardMonitor: (distance: Double, width: Double, resolution: Double) = (0.7, 0.7, 3840)
+
+    /// The paper's default viewing: ``standardMonitor``, 67.02 ppd.
+    public static let standard = FLIPViewing(monitorDistance: standardMonitor.distance, monitorWidth: standardMonitor.width,
+                                             resolution: standardMonitor.resolution)
 }

@@ -13,19 +13,28 @@ extension RGBAImage {
     public func lanczosScaled(width newWidth: Int, height newHeight: Int) throws(ImageFileError) -> RGBAImage {
         precondition(newWidth > 0 && newHeight > 0, "the new size must not be empty")
         if newWidth == width && newHeight == height { return self }
-        if isOpaque { return try Self.scale(self, width: newWidth, height: newHeight) }
+        if isOpaque { return try Self.scale(self, width: newWidth, height: newHeight, bilinear: false) }
         let premultiplied = Premultiplied.of(self)
-        let scaled = try RGBAImage<UInt16>.scale(premultiplied, width: newWidth, height: newHeight)
+        let scaled = try RGBAImage<UInt16>.scale(premultiplied, width: newWidth, height: newHeight, bilinear: false)
         return Premultiplied.straight(scaled, as: Channel.self)
     }
 
-    private static func scale(_ image: RGBAImage, width: Int, height: Int) throws(ImageFileError) -> RGBAImage {
+    /// The image scaled to `width` × `height` with libswscale's bilinear filter, every channel as
+    /// stored (alpha included, nothing premultiplied): for maps whose channels are values, not colour
+    /// over a background — a holo mask or a foil map fitted to its art.
+    package func bilinearScaled(width newWidth: Int, height newHeight: Int) throws(ImageFileError) -> RGBAImage {
+        precondition(newWidth > 0 && newHeight > 0, "the new size must not be empty")
+        if newWidth == width && newHeight == height { return self }
+        return try Self.scale(self, width: newWidth, height: newHeight, bilinear: true)
+    }
+
+    private static func scale(_ image: RGBAImage, width: Int, height: Int, bilinear: Bool) throws(ImageFileError) -> RGBAImage {
         var output = RGBAImage(width: width, height: height)
         let failure = image.channels.withUnsafeBytes { source in
             output.channels.withUnsafeMutableBytes { target in
                 failureMessage {
                     kira_scale_rgba(source.baseAddress, UInt32(image.width), UInt32(image.height), image.width * 4 * MemoryLayout<Channel>.size,
-                                    target.baseAddress, UInt32(width), UInt32(height), Int32(Channel.bitDepth), $0)
+                                    target.baseAddress, UInt32(width), UInt32(height), Int32(Channel.bitDepth), bilinear ? 1 : 0, $0)
                 }
             }
         }

@@ -96,7 +96,7 @@ public enum PNGCodec {
         // The measurements behind `standard` and `fast` are in docs/performance.md, "PNG compression".
 
         /// Small files: libdeflate level 6 with adaptive filters for 8-bit images — no larger than
-        /// zlib level 6 (what `standard` was before) on every image measured, in about half the
+        /// zlib level 6 on every image measured (docs/performance.md), in about half the
         /// time or less. 16-bit images keep zlib level 6: libdeflate was 1.5–4% larger at every
         /// level up to 9 there.
         public static let standard = EncodingOptions(filters: .all, deflater: .libdeflate(level: 6), sixteenBitDeflater: .zlib(level: 6))

@@ -1,8 +1,9 @@
+import KiraFormats
 import KiraImage
 import KiraRender
 
-/// Collects the frames a sheet shows (``/KiraImage/ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,
-/// and writes them as a contact sheet (``/KiraImage/ContactSheet``) after the last.
+/// Collects the frames a sheet shows (``/KiraFormats/ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,
+/// and writes them as a contact sheet (``/KiraFormats/ContactSheet``) after the last.
 public final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
     private let path: String
     private let columns: Int
@@ -23,7 +24,7 @@ public final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
             guard shown.contains(index) else { return nil }
             // The cell's size as ContactSheet computes it, so that it scales each frame once.
             let size = ContactSheet.cellSize(frameWidth: frame.width, frameHeight: frame.height, cellWidth: Self.cellWidth)
-            return eightBit(frame).resized(width: size.imageWidth, height: size.imageHeight)
+            return try eightBit(frame).lanczosScaled(width: size.imageWidth, height: size.imageHeight)
         }
     }
 
@@ -32,6 +33,6 @@ public final class ContactSheetSink<Channel: LaneChannel>: FrameSink {
     }
 
     public func finish() throws {
-        try PNGCodec.write(ContactSheet.make(frames: cells, columns: columns, cellWidth: Self.cellWidth), to: path)
+        try PNGCodec.write(try ContactSheet.make(frames: cells, columns: columns, cellWidth: Self.cellWidth), to: path)
     }
 }

@@ -1,3 +1,4 @@
+import KiraFormats
 import KiraImage
 import KiraRender
 
@@ -10,9 +11,8 @@ public enum FaceMap {
     ///   only where painted (an opaque map is unchanged);
     /// - a map of the art's size is then used pixel for pixel, as the seed samples it; a larger
     ///   one is sampled nearest-neighbour by the shader, as before;
-    /// - a smaller one is upscaled to the art's size bilinearly (pixel centres aligned, edges
-    ///   clamped): nearest-neighbour would show its pixels as steps (a 126×176 mask on 1260×1760
-    ///   art made 10-pixel stairs);
+    /// - a smaller one is upscaled to the art's size bilinearly (libswscale): nearest-neighbour
+    ///   would show its pixels as steps (a 126×176 mask on 1260×1760 art made 10-pixel stairs);
     /// - a map of another aspect ratio than the art's is refused, naming both sizes: stretched, it
     ///   would no longer line up. One pixel of rounding is allowed (a 63×89 mask fits 630×880
     ///   art: 880 × 63/630 is 88.2).
@@ -22,11 +22,15 @@ public enum FaceMap {
         if !map.isOpaque { map = multipliedByAlpha(map) }
         if map.width < artWidth {
             map = switch map {
-            case .rgba8(let image): .rgba8(image.resized(width: artWidth, height: artHeight))
-            case .rgba16(let image): .rgba16(image.resized(width: artWidth, height: artHeight))
+            case .rgba8(let image): .rgba8(try upscaled(image, width: artWidth, height: artHeight, parameter: parameter))
+            case .rgba16(let image): .rgba16(try upscaled(image, width: artWidth, height: artHeight, parameter: parameter))
             }
         }
         return map
+    }
+
+    private static func upscaled<C>(_ map: RGBAImage<C>, width: Int, height: Int, parameter: String) throws(RequestError) -> RGBAImage<C> {
+        do { return try map.bilinearScaled(width: width, height: height) } catch { throw RequestError(parameter: parameter, reason: error.reason) }
     }
 
     /// Refuses a map of `width` × `height` whose aspect ratio is not the art's

@@ -33,8 +33,9 @@ public struct RequestParameter<Root>: Sendable {
     public let kind: ParameterKind
     /// The bounds of a number or whole number, for a front end that draws a slider; nil for the other kinds.
     public let range: ClosedRange<Double>?
-    /// The default in its canonical spelling (`0`, `seed`), for a reference page; nil when the
-    /// parameter is unset by default (a file, an override).
+    /// The default in its canonical spelling (`0`, `original`), for a reference page or a front end
+    /// that shows it (a slider's start, a picker's choice); nil when the parameter is unset by
+    /// default (a file, an override).
     public let defaultValue: String?
     private let store: @Sendable (inout Root, String) throws(RequestError) -> Void
     private let canonical: @Sendable (Root) -> String?

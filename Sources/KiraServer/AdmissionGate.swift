@@ -27,6 +27,8 @@ final class AdmissionGate: Sendable {
         var nextWaiter = 0
         /// Waiters whose time ran out before they were parked.
         var expired: Set<Int> = []
+        /// Bytes of answers queued for clients, by buffer: how many connections hold each, and its size.
+        var held: [Int: (connections: Int, bytes: Int)] = [:]
     }
 
     let slots: Int
@@ -34,12 +36,17 @@ final class AdmissionGate: Sendable {
     /// Waiters beyond this many are refused at once: each holds a connection and a little memory.
     let maxWaiting: Int
     private let state = Locked(State())
+    private let clock: any ServerClock
 
-    init(slots: Int, byteBudget: Int, maxWaiting: Int) {
+    init(slots: Int, byteBudget: Int, maxWaiting: Int, clock: any ServerClock = SystemClock()) {
         self.slots = slots
         self.byteBudget = byteBudget
         self.maxWaiting = maxWaiting
+        self.clock = clock
     }
+
+    /// Bytes counted now: renders' and answers' still queued.
+    var bytesInUse: Int { state.withLock { $0.bytes } }
 
     /// Renders running now.
     var running: Int { state.withLock { $0.running } }
@@ -61,7 +68,7 @@ final class AdmissionGate: Sendable {
         }
         guard let id else { return }
         let timer = Task {
-            try await Task.sleep(for: wait)
+            try await self.clock.sleep(for: wait)
             self.abandon(id)
         }
         defer { timer.cancel() }
@@ -97,6 +104,35 @@ final class AdmissionGate: Sendable {
             return started
         }
         for waiter in started { waiter.continuation.resume() }
+    }
+
+    /// An answer's buffer of `bytes`, identified by `key`, is queued for a client: it counts in the
+    /// budget (once, whichever connections hold it) until ``releaseHeld(key:)`` as often. It may
+    /// take the bytes over the budget: renders then wait until it is sent.
+    func hold(key: Int, bytes: Int) {
+        state.withLock { state in
+            if let entry = state.held[key] {
+                state.held[key] = (entry.connections + 1, entry.bytes)
+            } else {
+                state.held[key] = (1, bytes)
+                state.bytes += bytes
+            }
+        }
+    }
+
+    /// One connection sent (or dropped) the buffer `key`.
+    func releaseHeld(key: Int) {
+        let freed = state.withLock { state -> Int in
+            guard let entry = state.held[key] else { return 0 }
+            guard entry.connections == 1 else {
+                state.held[key] = (entry.connections - 1, entry.bytes)
+                return 0
+            }
+            state.held[key] = nil
+            state.bytes -= entry.bytes
+            return entry.bytes
+        }
+        if freed > 0 { release(bytes: 0, finished: false) }
     }
 
     /// A waiter's time ran out: it leaves the line, refused.

@@ -5,46 +5,58 @@ import HummingbirdWebSocket
 import KiraServerAPI
 import Logging
 import NIOCore
-import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ServiceLifecycle
 
 /// The server `configuration` describes, with its cards loaded: what `kira serve` runs and what
 /// the tests drive, in process and on a socket.
 public func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration,
                              onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in })
     throws(ServerSetupError) -> some ApplicationProtocol {
+    try buildApplication(configuration, clock: SystemClock(), render: FrameService.renderOnOwnThread, onListening: onListening)
+}
+
+/// The server with the time it reads and the renders it runs given: what tests hold and move.
+func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration, clock: any ServerClock, render: @escaping FrameService.Render,
+                      onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in })
+    throws(ServerSetupError) -> some ApplicationProtocol {
     try configuration.validate()
     let cards = try CardLibrary.load(directory: configuration.cardsDirectory,
                                      textureBudget: configuration.memory.bytes - configuration.cacheBytes)
     let metrics = ServerMetrics()
-    let service = FrameService(configuration: configuration, cards: cards, metrics: metrics)
+    let service = FrameService(configuration: configuration, cards: cards, metrics: metrics, clock: clock, render: render)
     guard service.gate.byteBudget > 0 else {
         throw ServerSetupError("--max-memory leaves nothing for frames beside --cache and the cards' textures: raise it or lower --cache")
     }
 
     // The WebSocket context: the live preview's `/live` upgrades on the same router and port.
-    let router = Router(context: ServerRequestContext.self)
+    // HEAD is answered wherever GET is, with GET's headers and no body.
+    let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware first: each route is built with the middleware added before it.
-    router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger))
+    router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger, clock: clock))
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: MethodCheckMiddleware())
     RenderController(service: service).addRoutes(to: router)
     StatusController(metrics: metrics).addRoutes(to: router)
     if configuration.servesPreview { LiveController(service: service).addRoutes(to: router) }
 
     return Application(
-        router: router,
+        responder: MethodCheck.Responder(inner: router.buildResponder()),
         server: HTTPServerBuilder { [webSocketResponder = router.buildResponder()] responder in
-            FirstHeadDeadline(
+            GuardedChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder,
+                    responder: MalformedRequest.responder(wrapping: responder, logger: configuration.logger, metrics: metrics),
+                    webSocketResponder: webSocketResponder,
                     configuration: .init(http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
                                          // Frames out are split into WebSocket frames of this size; a message in is cut at LiveInput.maxBytes.
                                          ws: .init(maxFrameSize: 1 << 16))),
-                timeout: TimeAmount(configuration.idleTimeout))
+                timeout: TimeAmount(configuration.idleTimeout), gate: service.gate)
         },
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
@@ -62,8 +74,7 @@ public func serve(_ configuration: KiraServerAPI.ServerConfiguration,
     do {
         try await runUntilTerminated(application, gracePeriod: configuration.gracePeriod, logger: configuration.logger)
     } catch let error as IOError where error.errnoCode == EADDRINUSE {
-        throw ServerSetupError("cannot listen on \(configuration.host):\(configuration.port): another program (another kira serve?) "
-                               + "listens there; stop it, or give another --port (0 takes a free one)")
+        throw ServerSetupError("\(configuration.host):\(configuration.port) is in use by another program: stop it, or give another --port")
     }
 }
 

@@ -36,9 +36,11 @@ final class FrameCache: Sendable {
     let capacity: Int
     private let state = Locked(State())
     private let onChange: @Sendable (_ heldBytes: Int) -> Void
+    private let clock: any ServerClock
 
-    init(capacity: Int, onChange: @escaping @Sendable (_ heldBytes: Int) -> Void = { _ in }) {
+    init(capacity: Int, clock: any ServerClock = SystemClock(), onChange: @escaping @Sendable (_ heldBytes: Int) -> Void = { _ in }) {
         self.capacity = capacity
+        self.clock = clock
         self.onChange = onChange
     }
 
@@ -69,7 +71,7 @@ final class FrameCache: Sendable {
             return state.nextWaiter
         }
         let timer = Task {
-            try await Task.sleep(until: deadline, clock: .continuous)
+            try await self.clock.sleep(until: deadline)
             self.resume(waiter: id, of: key, with: .failure(DeadlineExceeded()))
         }
         defer { timer.cancel() }

@@ -28,22 +28,30 @@ final class FrameService: Sendable {
         case notModified(etag: String)
     }
 
+    /// Makes a frame's file: by default ``renderOnOwnThread(_:threads:)``; tests hold it open.
+    typealias Render = @Sendable (_ frame: PreparedFrame, _ threads: Int) async throws -> [UInt8]
+
     let configuration: ServerConfiguration
     let cards: CardLibrary
     let cache: FrameCache
     let gate: AdmissionGate
     let metrics: ServerMetrics
+    let clock: any ServerClock
     private let signature: URLSignature?
+    private let renderFile: Render
 
-    init(configuration: ServerConfiguration, cards: CardLibrary, metrics: ServerMetrics) {
+    init(configuration: ServerConfiguration, cards: CardLibrary, metrics: ServerMetrics,
+         clock: any ServerClock = SystemClock(), render: @escaping Render = FrameService.renderOnOwnThread) {
         self.configuration = configuration
         self.cards = cards
         self.metrics = metrics
-        cache = FrameCache(capacity: configuration.cacheBytes) { metrics.cacheBytes.record($0) }
+        self.clock = clock
+        renderFile = render
+        cache = FrameCache(capacity: configuration.cacheBytes, clock: clock) { metrics.cacheBytes.record($0) }
         // What the textures and the cache leave of the budget is for frames being rendered.
         gate = AdmissionGate(slots: configuration.maxInflight,
                              byteBudget: configuration.memory.bytes - configuration.cacheBytes - cards.textureBytes,
-                             maxWaiting: max(64, configuration.maxInflight * 32))
+                             maxWaiting: max(64, configuration.maxInflight * 32), clock: clock)
         signature = configuration.key.map(URLSignature.init(key:))
         metrics.textureBytes.record(cards.textureBytes)
     }
@@ -69,7 +77,7 @@ final class FrameService: Sendable {
         let etag = Self.etag(card: card, request: request, format: format, kiraVersion: configuration.kiraVersion)
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
         do {
-            let deadline = ContinuousClock.now + configuration.deadline
+            let deadline = clock.now + configuration.deadline
             let (frame, source) = try await cache.frame(for: etag, deadline: deadline) { [self] in
                 try await render(prepared, frameBytes: frameBytes)
             }
@@ -85,6 +93,8 @@ final class FrameService: Sendable {
         } catch is FrameCache.DeadlineExceeded {
             metrics.recordRejection("deadline")
             throw Problem.deadline(configuration.deadline)
+        } catch is CancellationError {
+            throw Problem.clientClosed
         } catch let error as RenderError {
             throw Problem.internal("the frame could not be rendered: \(error)")
         } catch let error as ImageFileError {
@@ -102,7 +112,9 @@ final class FrameService: Sendable {
         let scene = request.scene(for: card.faces)
         let frameBytes = try checkCost(of: request, scene: scene, card: card)
         do {
-            return try await admitted(bytes: frameBytes) { try renderer.frame(request, scene: scene, window: window, encoding: encoding) }
+            return try await admitted(bytes: frameBytes) {
+                try await Self.onOwnThread { try renderer.frame(request, scene: scene, window: window, encoding: encoding) }
+            }
         } catch is AdmissionGate.Overloaded {
             metrics.recordRejection("overloaded")
             throw Problem.overloaded(waited: configuration.maxWait)
@@ -153,18 +165,28 @@ final class FrameService: Sendable {
         return frameBytes
     }
 
-    /// Renders and encodes a frame with a renderer of its own (its scratch is freed with it, so
-    /// idle memory stays small).
+    /// Renders and encodes a frame's file, once admitted.
     private func render(_ frame: PreparedFrame, frameBytes: Int) async throws -> ByteBuffer {
         let threads = configuration.renderThreads
-        return ByteBuffer(bytes: try await admitted(bytes: frameBytes) {
-            try frame.encode(try frame.render(with: FrameRenderer(threads: threads)))
-        })
+        return ByteBuffer(bytes: try await admitted(bytes: frameBytes) { try await renderFile(frame, threads) })
     }
 
-    /// Runs `work` (a render of about `frameBytes`) once admitted, on a Dispatch thread: not
-    /// Swift's cooperative pool, which keeps answering the health check and cached frames.
-    private func admitted<T: Sendable>(bytes frameBytes: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Renders and encodes a frame's file with a renderer of its own (its scratch is freed with it,
+    /// so idle memory stays small), on a thread of its own (``onOwnThread(_:)``).
+    static func renderOnOwnThread(_ frame: PreparedFrame, threads: Int) async throws -> [UInt8] {
+        try await onOwnThread { try frame.encode(try frame.render(with: FrameRenderer(threads: threads))) }
+    }
+
+    /// Runs `work` on a thread made for it: not Swift's cooperative pool nor Dispatch's, whose few
+    /// threads answer the health check and cached frames and fire the deadlines.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    /// Runs `work` (a render of about `frameBytes`) once admitted.
+    private func admitted<T: Sendable>(bytes frameBytes: Int, _ work: @Sendable () async throws -> T) async throws -> T {
         metrics.waiting.increment()
         do {
             try await gate.admit(bytes: frameBytes, wait: configuration.maxWait)
@@ -178,12 +200,10 @@ final class FrameService: Sendable {
             metrics.inFlight.decrement()
             gate.release(bytes: frameBytes)
         }
-        let start = ContinuousClock.now
-        let result = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+        let start = clock.now
+        let result = try await work()
         metrics.renders.increment()
-        metrics.renderDuration.record(duration: ContinuousClock.now - start)
+        metrics.renderDuration.record(duration: clock.now - start)
         return result
     }
 

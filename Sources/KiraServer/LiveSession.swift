@@ -69,6 +69,11 @@ final class LiveSession: Sendable {
             group.addTask { try await self.send(outbound) }
             defer { wake.finish() }
             for try await message in inbound.messages(maxSize: LiveInput.maxBytes) {
+                // The stream bounds only fragmented messages; one frame may carry up to the frame size.
+                if message.byteCount > LiveInput.maxBytes {
+                    try await outbound.close(.messageTooLarge, reason: "a live preview message is at most \(LiveInput.maxBytes) bytes")
+                    break
+                }
                 guard case .text(let text) = message else {
                     notice("binary messages are not live preview input; send JSON text")
                     continue
@@ -291,6 +296,15 @@ final class LiveSession: Sendable {
         image.setInteger(UInt32(json.count), at: start, endianness: .big)
         image.setBytes(json, at: start + 4)
         image.moveReaderIndex(to: start)
+    }
+}
+extension WebSocketMessage {
+    /// The message's length in bytes.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let buffer): buffer.readableBytes
+        }
     }
 }
 #endif

@@ -11,7 +11,7 @@ import KiraServerAPI
 /// comes.
 struct PreviewConfiguration: Encodable {
     struct Range: Encodable { var min: Double, max: Double, `default`: Double }
-    struct Parameter: Encodable { var name: String, help: String, choices: [String]?, min: Double?, max: Double? }
+    struct Parameter: Encodable { var name: String, help: String, choices: [String]?, min: Double?, max: Double?, `default`: String? }
     struct Canvas: Encodable { var width: Int, height: Int }
 
     var cards: [String]
@@ -26,7 +26,7 @@ struct PreviewConfiguration: Encodable {
         parameters = LiveControls.parameters.map { parameter in
             let choices: [String]? = if case .choice(let words) = parameter.kind { words } else { nil }
             return Parameter(name: parameter.name, help: parameter.help(naming: { $0 }), choices: choices,
-                             min: parameter.range?.lowerBound, max: parameter.range?.upperBound)
+                             min: parameter.range?.lowerBound, max: parameter.range?.upperBound, default: parameter.defaultValue)
         }
         let controls = LiveControls()
         canvas = Canvas(width: LiveControls.defaultWidth, height: LiveControls.defaultWidth)

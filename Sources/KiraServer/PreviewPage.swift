@@ -25,34 +25,59 @@ enum PreviewPage {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Kira live preview</title>
     <style>
-    :root { color-scheme: light dark; font: 14px/1.4 system-ui, sans-serif; }
-    body { margin: 0; display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; }
-    #stage { flex: 0 0 auto; max-width: 100%; position: relative; touch-action: none; user-select: none; }
-    #card { display: block; max-width: 100%; max-height: 85vh; width: auto; height: auto; cursor: grab; outline-offset: 4px; background: #fff; border-radius: 4px; }
+    :root { color-scheme: light dark; font: 15px/1.4 system-ui, sans-serif; --line: #8886; --muted: #888; --accent: #7a5cff; }
+    * { box-sizing: border-box; }
+    body { margin: 0; padding: 12px; display: grid; gap: 12px; grid-template-columns: minmax(0, 1fr); max-width: 1200px; margin-inline: auto; }
+    header h1 { margin: 0; font-size: 1.25rem; font-weight: 600; }
+    header p { margin: 2px 0 0; color: var(--muted); font-size: 0.9rem; }
+    #stage { position: relative; touch-action: none; user-select: none; min-width: 0; justify-self: center; }
+    #card { display: block; max-width: 100%; max-height: 80vh; width: auto; height: auto; cursor: grab; outline-offset: 4px; background: #fff; border-radius: 6px; }
     #card:active { cursor: grabbing; }
-    #status { position: absolute; left: 8px; top: 8px; padding: 4px 8px; border-radius: 4px; background: #b00020; color: #fff; }
+    #status { position: absolute; left: 8px; top: 8px; right: 8px; padding: 4px 8px; border-radius: 4px; background: #b00020; color: #fff; }
     #status[hidden] { display: none; }
-    #panel { flex: 1 1 280px; max-width: 420px; display: grid; gap: 8px; align-content: start; }
-    label { display: grid; grid-template-columns: 9em 1fr; gap: 8px; align-items: center; }
-    input[type=number], select { width: 100%; box-sizing: border-box; }
-    code { display: block; white-space: pre-wrap; word-break: break-all; font-size: 12px; padding: 6px; border: 1px solid #8886; border-radius: 4px; }
-    #stats { font-variant-numeric: tabular-nums; color: #888; }
+    #panel { display: grid; gap: 10px; align-content: start; min-width: 0; }
+    fieldset { margin: 0; padding: 8px 10px 10px; border: 1px solid var(--line); border-radius: 8px; display: grid; gap: 8px; min-width: 0; }
+    legend { padding: 0 4px; color: var(--muted); font-size: 0.85rem; }
+    .control { display: grid; grid-template-columns: 8.5em minmax(0, 1fr) 3.5em; gap: 8px; align-items: center; min-height: 32px; }
+    .control > :only-child { grid-column: 2 / 4; }
+    .control output { text-align: right; font-variant-numeric: tabular-nums; }
+    input, select, button { font: inherit; min-width: 0; width: 100%; min-height: 32px; }
+    input[type=range] { accent-color: var(--accent); }
+    #foils { display: flex; flex-wrap: wrap; gap: 6px; }
+    #foils label { flex: 1 0 5.5em; position: relative; }
+    #foils input { position: absolute; opacity: 0; inset: 0; margin: 0; min-height: 0; }
+    #foils span { display: block; text-align: center; padding: 5px 6px; border: 1px solid var(--line); border-radius: 16px; cursor: pointer; }
+    #foils input:checked + span { background: var(--accent); border-color: var(--accent); color: #fff; }
+    #foils input:focus-visible + span { outline: 2px solid var(--accent); outline-offset: 2px; }
+    .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+    .actions > * { width: auto; }
+    code { display: block; white-space: pre-wrap; word-break: break-all; font-size: 12px; padding: 6px; border: 1px solid var(--line); border-radius: 4px; }
+    #stats { font-variant-numeric: tabular-nums; color: var(--muted); font-size: 0.85rem; }
+    @media (min-width: 760px) {
+      body { grid-template-columns: minmax(0, 1fr) minmax(300px, 380px); padding: 16px 24px; gap: 16px 24px; }
+      header { grid-column: 1 / -1; }
+      #card { max-height: calc(100vh - 110px); }
+    }
     </style>
     </head>
     <body>
+    <header>
+      <h1>Kira live preview</h1>
+      <p>Drag the card (or use the arrow keys) to tilt it; click it (or press space) to flip it.</p>
+    </header>
     <div id="stage">
       <canvas id="card" tabindex="0" role="img" aria-label="The card: drag or use the arrow keys to tilt it, click or press space to flip it"></canvas>
       <div id="status" role="status" hidden></div>
     </div>
     <div id="panel">
-      <label>Card <select id="c-card"></select></label>
-      <label>Width (px) <input id="c-width" type="number" step="2"></label>
-      <label>Tilt limit (°) <input id="c-tilt_limit" type="number" step="1"></label>
-      <div id="params"></div>
+      <fieldset id="look"><legend>Foil</legend><div id="foils" role="radiogroup" aria-label="Foil"></div></fieldset>
+      <fieldset id="params"><legend>Look</legend></fieldset>
+      <fieldset id="view"><legend>View</legend>
+        <label class="control">Card <select id="c-card"></select></label>
+      </fieldset>
       <button id="orient" type="button" hidden>Tilt with this device</button>
-      <a id="download" href="#" download="card.png">Download this frame (PNG)</a>
+      <div class="actions"><a id="download" href="#" download="card.png">Download this frame (PNG)</a><button id="copy" type="button">Copy the command</button></div>
       <code id="command"></code>
-      <button id="copy" type="button">Copy the command</button>
       <div id="stats"></div>
     </div>
     <script>
@@ -76,33 +101,61 @@ enum PreviewPage {
       }
       function setControl(name, value) { controls[name] = String(value); send({ type: 'set', name, value: String(value) }); }
 
-      // Controls, from the server's description of its parameters.
+      // Controls, from the server's description of its parameters: numbers with a range and a
+      // default are sliders that show their value, words a picker, the rest text boxes.
+      const title = (name) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+      function row(parent, name, help, input, unit) {
+        const label = document.createElement('label'); label.className = 'control'; label.title = help || '';
+        label.append(title(name), input); input.id = 'c-' + name;
+        if (unit !== undefined) {
+          const output = document.createElement('output'); output.htmlFor = input.id; label.append(output);
+          const show = () => { output.textContent = input.value + unit; };
+          input.addEventListener('input', show); show();
+        }
+        parent.append(label);
+        return input;
+      }
+      function slider(parent, name, help, range, unit) {
+        const input = document.createElement('input');
+        const span = range.max - range.min, step = span <= 2 ? 0.01 : span <= 20 ? 0.1 : 1;
+        Object.assign(input, { type: 'range', min: range.min, max: range.max, step, value: range.default });
+        input.onchange = () => setControl(name, input.value);
+        return row(parent, name, help, input, unit);
+      }
       const cardSelect = document.getElementById('c-card');
       for (const id of config.cards) cardSelect.add(new Option(id, id, id === config.card, id === config.card));
       cardSelect.onchange = () => setControl('card', cardSelect.value);
-      for (const [name, range] of [['width', config.width], ['tilt_limit', config.tiltLimit]]) {
-        const input = document.getElementById('c-' + name);
-        Object.assign(input, { min: range.min, max: range.max, value: range.default });
-        input.onchange = () => { if (input.checkValidity()) setControl(name, input.value); };
-      }
-      const params = document.getElementById('params');
+      const view = document.getElementById('view');
+      slider(view, 'tilt_limit', 'How far the card tilts, in degrees', config.tiltLimit, '°');
+      const width = slider(view, 'width', 'The card\'s width on screen, in pixels', config.width, ' px'); width.step = 2;
+      const params = document.getElementById('params'), foils = document.getElementById('foils');
       for (const p of config.parameters) {
-        const label = document.createElement('label'); label.title = p.help;
-        label.append(p.name.replace('_', ' '));
+        if (p.name === 'foil' && p.choices) {
+          for (const word of p.choices) {
+            const label = document.createElement('label'), input = document.createElement('input'), text = document.createElement('span');
+            Object.assign(input, { type: 'radio', name: 'foil', value: word, checked: word === p.default });
+            input.onchange = () => { if (input.checked) setControl('foil', word); };
+            text.textContent = word; label.title = p.help; label.append(input, text); foils.append(label);
+          }
+          continue;
+        }
         let input;
         if (p.choices) {
           input = document.createElement('select');
-          input.add(new Option('default', ''));
-          for (const word of p.choices) input.add(new Option(word, word));
+          for (const word of p.choices) input.add(new Option(word, word, word === p.default, word === p.default));
+          input.onchange = () => setControl(p.name, input.value);
+        } else if (p.min !== undefined && p.default !== undefined) {
+          slider(params, p.name, p.help, { min: p.min, max: p.max, default: p.default }, '');
+          continue;
         } else {
           input = document.createElement('input');
-          if (p.min !== undefined) Object.assign(input, { type: 'number', min: p.min, max: p.max, step: 'any' });
-          input.placeholder = 'default';
+          if (p.min !== undefined) Object.assign(input, { type: 'number', min: p.min, max: p.max, step: 'any', placeholder: 'from the shader' });
+          else input.value = p.default || '';
+          input.onchange = () => { if (input.checkValidity()) setControl(p.name, input.value); };
         }
-        input.id = 'c-' + p.name;
-        input.onchange = () => { if (input.checkValidity()) setControl(p.name, input.value); };
-        label.append(input); params.append(label);
+        row(params, p.name, p.help, input);
       }
+      if (!foils.children.length) document.getElementById('look').hidden = true;
 
       // Input: a drag tilts, a press and release without moving flips (a drag never does).
       let press = null, keys = { x: 0, y: 0 };

@@ -20,6 +20,8 @@ public struct Problem: Error, Sendable, Equatable {
     public var allowed: String?
     /// Seconds after which a retry may succeed (503).
     public var retryAfter: Int?
+    /// The methods the resource takes (405).
+    public var allow: String?
 
     public init(status: HTTPResponse.Status, kind: String, title: String, detail: String,
                 parameter: String? = nil, allowed: String? = nil, retryAfter: Int? = nil) {
@@ -48,15 +50,26 @@ public struct Problem: Error, Sendable, Equatable {
         Body(type: "/problems/" + kind, title: title, status: status.code, detail: detail, parameter: parameter, allowed: allowed)
     }
 
-    /// The HTTP response.
-    public var response: Response {
+    /// The body: the JSON members, one line.
+    var json: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var bytes = (try? encoder.encode(body)).map { [UInt8]($0) } ?? Array("{}".utf8)
         bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// The header fields beside the body.
+    var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: Self.mediaType, .cacheControl: "no-store"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        if let allow { headers[.allow] = allow }
+        return headers
+    }
+
+    /// The HTTP response.
+    public var response: Response {
+        Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
 }
 
@@ -83,8 +96,10 @@ extension Problem {
     }
 
     static func methodNotAllowed(_ method: HTTPRequest.Method) -> Problem {
-        Problem(status: .methodNotAllowed, kind: "method-not-allowed", title: "Method not allowed",
-                detail: "\(method) is not served here; use GET")
+        var problem = Problem(status: .methodNotAllowed, kind: "method-not-allowed", title: "Method not allowed",
+                              detail: "\(method.rawValue.prefix(32)) is not served here; use \(MethodCheck.allowHeader)")
+        problem.allow = MethodCheck.allowHeader
+        return problem
     }
 
     static func badSignature(_ detail: String) -> Problem {
@@ -111,6 +126,15 @@ extension Problem {
         Problem(status: .badRequest, kind: "too-large", title: "The frame is larger than this server renders", detail: detail,
                 parameter: parameter, allowed: RenderRequest.parameter(named: parameter)?.help(naming: { $0 }))
     }
+
+    /// The client left, or the grace period ended, before the answer was ready: nginx's 499,
+    /// "client closed request", logged and counted, and sent to no one.
+    static let clientClosed = Problem(status: .init(code: 499, reasonPhrase: "Client Closed Request"), kind: "client-closed",
+                                      title: "The client closed the connection", detail: "the connection closed before the frame was ready")
+
+    /// A WebSocket upgrade asked of a path that has none.
+    static let noWebSocket = Problem(status: .badRequest, kind: "no-websocket", title: "No WebSocket here",
+                                     detail: "only /live, the live preview's, is a WebSocket (when the server serves the preview); this path is plain HTTP")
 
     static let notReady = Problem(status: .serviceUnavailable, kind: "not-ready", title: "Not ready",
                                   detail: "the server is shutting down and takes no new work", retryAfter: 1)

@@ -11,10 +11,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let problem as Problem {
             return problem.response
         } catch is CancellationError {
-            // The client left before its frame was ready (the render goes on for others and the
-            // cache): logged as 499, nginx's "client closed request", and sent to no one.
-            return Problem(status: .init(code: 499, reasonPhrase: "Client Closed Request"), kind: "client-closed",
-                           title: "The client closed the connection", detail: "the client left before the frame was ready").response
+            // The client left, or the grace period ended, before the frame was ready (the render
+            // goes on for others and the cache).
+            return Problem.clientClosed.response
         } catch let error as HTTPError where error.status == .notFound {
             return Problem.noRoute(request.uri.path).response
         } catch let error as HTTPError where error.status == .methodNotAllowed {

@@ -7,15 +7,33 @@ import NIOCore
 /// The request context of `kira serve`'s routes: Hummingbird's basic one, plus the WebSocket
 /// upgrade the live preview needs and the peer's address, by which the live preview picks raw
 /// frames for a page on the same machine (``LiveEncoding/automatic(forPeer:)``).
-struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext, PeerRequestContext {
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<Self>
     let remoteAddress: SocketAddress?
+    private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
+
+    var peerLeft: Bool {
+        get async {
+            guard channel.isActive else { return true }
+            let channel = channel
+            return (try? await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.handler(type: FirstHeadDeadlineHandler.self).inputClosed
+            }.get()) ?? false
+        }
+    }
+}
+
+/// A request context that knows whether its client is still connected.
+protocol PeerRequestContext: RequestContext {
+    /// The connection closed: an answer made now reaches no one.
+    var peerLeft: Bool { get async }
 }
 #endif

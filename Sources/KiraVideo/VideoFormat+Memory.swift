@@ -7,15 +7,13 @@ import Darwin
 #endif
 
 // ffmpeg's own memory while it encodes, so that a video is inside the memory budget with the
-// rest of the work. Peaks measured with `Benchmarks/ffmpeg-memory.sh` (/usr/bin/time -v around
-// the real ffmpeg 5.1 that `kira animate` ran, 48 frames, transparent background; the table is
-// in docs/robustness.md), each model an upper bound of every measured peak.
+// rest of the work: each model bounds every peak `Benchmarks/ffmpeg-memory.sh` measured
+// (docs/robustness.md has the table).
 
 extension VideoFormat {
     /// Threads the encoder is given: an MP4's or WebM's as `settings` says (the command's
     /// `--threads`, at most ``maxEncoderThreads``); WebP and GIF one, since their encoders use one
-    /// and more only made ffmpeg hold more (WebP 2048²: 154 MiB at 1 thread, 491 at 8, the same
-    /// bytes).
+    /// and more only made ffmpeg hold more (3× at 8 threads for WebP, the same bytes).
     public func encoderThreads(_ settings: VideoSettings) -> Int? {
         switch self {
         case .mp4, .webm: settings.threads.map { min(max(1, $0), Self.maxEncoderThreads) }
@@ -31,11 +29,9 @@ extension VideoFormat {
     ///
     /// Per megapixel P of the larger of the frames and the video (ffmpeg holds both while it
     /// scales), with t encoder threads:
-    /// - MP4 (x264 `medium`, 40 frames of look-ahead): 80 MiB + P × (200 + 12 (t − 1)) MiB
-    ///   (4096², 1–8 threads: 2885–3893 MiB measured, 3280–4624 estimated);
-    /// - WebM (VP9, 25 frames of look-ahead): 110 MiB + 260 MiB × P + 14 MiB × (t − 1)
-    ///   (4096²: 3940–4034 MiB measured, 4270–4368 estimated);
-    /// - WebP (one thread): 80 MiB + 40 MiB × P (4096²: 426 MiB measured, 720 estimated);
+    /// - MP4 (x264 `medium`, 40 frames of look-ahead): 80 MiB + P × (200 + 12 (t − 1)) MiB;
+    /// - WebM (VP9, 25 frames of look-ahead): 110 MiB + 260 MiB × P + 14 MiB × (t − 1);
+    /// - WebP (one thread): 80 MiB + 40 MiB × P;
     /// - GIF: the palette is made from the whole clip before the first frame is written, so ffmpeg
     ///   holds every frame twice as RGBA: 100 MiB + P × 20 MiB + frames × 2 × the frame's bytes.
     public func estimatedEncoderBytes(_ settings: VideoSettings, frames: Int) -> Int {

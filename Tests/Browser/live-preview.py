@@ -4,11 +4,15 @@ driven by selenium loads the page from a `kira serve` this script starts, drags 
 real pointer, and checks that frames arrive and follow the drag, that releasing a drag does not
 flip the card, that a click flips it, and that the painted card matches the API's frame of the
 same pose; that the arrow keys tilt it and the space bar flips it; that when the server goes away
-the page says so and reconnects by itself once it is back. A screenshot of the page with the card
-held tilted is kept in the artefacts folder (the README's picture: scripts/readme-pictures).
+the page says so and reconnects by itself once it is back; that its sliders show their values, its
+foil picker and sliders change the frame, and at 360 px and desktop widths every control is on
+screen and none overlaps another. Screenshots are kept in the artefacts folder: the page with the
+card held tilted (the README's picture: scripts/readme-pictures), and the page at 360 px and at a
+desktop's width.
 
 usage: live-preview.py KIRA [ARTEFACTS]   (exit 0 when every check passed, 1 otherwise)
 """
+import base64
 import os
 import sys
 import time
@@ -154,6 +158,59 @@ try:
     driver.save_screenshot(shot)
     check(os.path.getsize(shot) > 10_000, f"a screenshot is kept: {shot}")
     ActionChains(driver).release().perform()
+
+    # The controls: sliders that show their values, a foil picker; at a phone's 360 px and at a
+    # desktop's width every control is on screen, none overlaps another, and nothing scrolls
+    # sideways. A screenshot of each is kept.
+    layout = """
+        const boxes = [...document.querySelectorAll('h1, #card, #panel .control, #foils label, #download, #copy')]
+          .filter((e) => !e.closest('[hidden]'))
+          .map((e) => { const r = e.getBoundingClientRect(); return { id: e.id || e.textContent.trim().slice(0, 20), left: r.left, top: r.top + scrollY, right: r.right, bottom: r.bottom + scrollY }; });
+        const problems = [], width = document.documentElement.clientWidth;
+        for (const b of boxes) {
+          if (b.right - b.left < 1 || b.bottom - b.top < 1) problems.push(b.id + ' is not visible');
+          if (b.left < -0.5 || b.right > width + 0.5) problems.push(b.id + ' is outside the page (' + b.left + '...' + b.right + ' of ' + width + ')');
+        }
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i], b = boxes[j];
+          if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5)
+            problems.push(a.id + ' overlaps ' + b.id);
+        }
+        for (const row of document.querySelectorAll('#panel .control')) {
+          const parts = [...row.children].map((e) => e.getBoundingClientRect());
+          for (let i = 1; i < parts.length; i++) if (parts[i].left < parts[i - 1].right - 0.5) problems.push(row.textContent.trim() + ': its value overlaps its control');
+        }
+        if (document.documentElement.scrollWidth > width + 0.5) problems.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+        return { count: boxes.length, problems };
+    """
+    for name, size in (("360", (360, 780)), ("desktop", (1366, 900))):
+        # A phone's viewport (its scroll bars take no width), then a desktop window.
+        if name == "360":
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+        else:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            driver.set_window_size(*size)
+        wait_for(driver, f"return Math.abs(innerWidth - {size[0]}) < 40", 5)
+        inner = driver.execute_script("return innerWidth")
+        result = driver.execute_script(layout)
+        check(result["count"] >= 10 and not result["problems"], f"at {inner} px wide ({name}): {result['count']} controls, all visible, none overlapping {result['problems']}")
+        # The whole page, below the fold too.
+        shot = os.path.join(ARTEFACTS, f"live-preview-{name}.png")
+        with open(shot, "wb") as f:
+            f.write(base64.b64decode(driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]))
+        check(os.path.getsize(shot) > 10_000, f"a screenshot at {name} width is kept: {shot}")
+
+    shown = driver.execute_script("return ['tilt_limit', 'intensity', 'glare'].map((n) => document.querySelector('output[for=c-' + n + ']')?.textContent)")
+    check(all(shown) and shown[1] == "1", f"tilt limit, intensity and glare are sliders showing their values ({shown})")
+    check(not driver.execute_script("return [...document.querySelectorAll('input')].some((e) => /default/i.test(e.placeholder))"),
+          "no text box says 'default'")
+    driver.execute_script("const s = document.getElementById('c-intensity'); s.value = 1.5;"
+                          " s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'))")
+    check(driver.execute_script("return document.querySelector('output[for=c-intensity]').textContent") == "1.5", "the slider's value follows it")
+    ActionChains(driver).click(driver.find_element("css selector", "#foils input[value=sparkle] + span")).perform()
+    picked = wait_for(driver, "const f = kiraPreviewStats.lastFrame; return f && /foil[ =]sparkle/.test(f.command) && /intensity[ =]1.5/.test(f.command) ? f.command : null", 20)
+    check(picked is not None, f"the foil picker and the slider change the frame ({driver.execute_script('return kiraPreviewStats.lastFrame.command')})")
+
     stats = driver.execute_script("return {framesPainted: kiraPreviewStats.framesPainted, fps: kiraPreviewStats.fps, latencyP95Ms: kiraPreviewStats.latencyP95Ms}")
     print(f"stats: {stats}")
 finally:

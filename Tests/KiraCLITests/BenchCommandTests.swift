@@ -74,4 +74,29 @@ import Testing
         let piped = try CLIRunner.run(arguments, in: workspace.path)
         #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
     }
+
+    @Test func planAndEstimateFirstOnATerminalOnly() throws {
+        let workspace = try Workspace()
+        let arguments = ["bench", "--size", "32x48", "--frames", "2", "--repeats", "1", "--threads", "2"]
+        let shown = try Self.onTerminal(arguments, in: workspace)
+        let lines = shown.split(whereSeparator: \.isNewline).map(String.init)
+        let plan = try #require(lines.first { $0.hasPrefix("kira bench: 32×48, 2 frames a run, best of 1 run: ") }, "\(shown)")
+        #expect(plan.contains("scalar (1 thread), simd (1, 2 threads), sweep (1, 2 threads)") && plan.contains("; foil kira; about "), "\(plan)")
+        #expect(plan.hasSuffix(" (from one frame of each path)"), "\(plan)")
+        // The plan names the paths the table then reports, in its order.
+        let table = lines.drop { !$0.hasPrefix("path ") }.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+        var measured: [String] = []
+        for name in table where !measured.contains(name) { measured.append(name) }
+        let planned = plan.split(separator: ": ", maxSplits: 2)[2].split(separator: ";")[0].split(separator: "), ")
+            .map { String($0.split(separator: " (")[0]) }
+        #expect(!measured.isEmpty && planned == measured, "plan \(planned), table \(measured)")
+        #expect(shown.contains("2/2"), "a progress bar at its end")
+        // Piped: nothing on stderr, and stdout is the table alone, as before.
+        let piped = try CLIRunner.run(arguments, in: workspace.path)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        let out = piped.stdout.split(separator: "\n").map(String.init)
+        #expect(out.first?.hasPrefix("kira bench: 32×48, ") == true && out.count > 2 && out[1].hasPrefix("path "), "\(piped.stdout)")
+        #expect(!piped.stdout.contains("about") && !piped.stdout.contains("frames a run") && !piped.stdout.contains("░"))
+        #expect(out.dropFirst(2).map { $0.split(separator: " ").first.map(String.init) ?? "" } == table, "the same rows as on a terminal")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraFormats
 import Testing
 
 /// `--foil`, `--intensity`, `--glare` and `--foil-map` in the commands, `kira foils`, and
@@ -35,7 +36,7 @@ import Testing
         let workspace = try Workspace()
         // Half the art's size (45×63 → 23×32 rounds within the rule), and the art itself.
         let art = try PNGCodec.read(workspace.file("textures/front.png")).rgba8
-        try PNGCodec.write(art.resized(width: 23, height: 32), to: workspace.file("textures/relief.png"))
+        try PNGCodec.write(art.lanczosScaled(width: 23, height: 32), to: workspace.file("textures/relief.png"))
         let small = try workspace.run(card: "shade", "--foil", "etched", "--foil-map", "textures/relief.png", "-o", "output/a.png")
         #expect(small.status == 0, "\(small.stderr)")
         let same = try workspace.run(card: "render", "--foil", "etched", "--foil-map", "textures/front.png", "--size", "60x80",

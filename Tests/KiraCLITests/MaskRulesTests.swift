@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraFormats
 import KiraTestSupport
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
         for y in 0..<14 { for x in 0..<10 { small[x, y] = SIMD4(repeating: UInt8((x * 25 + y * 9) % 256)).replacing(with: 255, where: [false, false, false, true]) } }
         try PNGCodec.write(small, to: workspace.file("small.png"))
         #expect(try Self.run(workspace, mask: "small.png").status == 0)
-        let expected = try Self.shade(art: art, mask: small.resized(width: 40, height: 56))
+        let expected = try Self.shade(art: art, mask: small.bilinearScaled(width: 40, height: 56))
         #expect(try PNGCodec.read(workspace.file("out.png")) == .rgba8(expected))
         #expect(try PNGCodec.read(workspace.file("out.png")) != .rgba8(try Self.shade(art: art, mask: small)), "not nearest any more")
     }

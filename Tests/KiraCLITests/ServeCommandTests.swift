@@ -126,17 +126,6 @@ import Testing
         #expect(result.stderr.contains("cards/bad/art.png"), "\(result.stderr)")
     }
 
-    /// A port another program listens on stops the start-up with a line that says what to do.
-    @Test func aPortInUseSaysSo() throws {
-        let workspace = try Workspace(empty: ())
-        let first = try ServeProcess([], in: workspace.path)
-        defer { _ = first.stop() }
-        let result = try CLIRunner.run(["serve", "--port", String(first.port)], in: workspace.path)
-        #expect(result.status == 2)
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("127.0.0.1:\(first.port)") && result.stderr.contains("give another --port"), "\(result.stderr)")
-    }
-
     /// Every `kira render` option is a query parameter, but those that name files or concern the
     /// process.
     @Test func everyRenderOptionIsAQueryParameter() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRequest
@@ -98,10 +99,10 @@ import Testing
     func shade(scene: ShadeScene) throws {
         let art = scene.back ? Self.back : Self.front
         var mask = scene.back ? Self.backMask : Self.mask
-        // A smaller mask is prepared as every front end prepares it: upscaled to the art's size,
-        // bilinearly (FaceMap).
+        // A smaller mask (drawn down with Lanczos) is prepared as every front end prepares it:
+        // upscaled to the art's size, bilinearly (FaceMap).
         if let (w, h) = scene.maskSize {
-            mask = try FaceMap.fitted(.rgba8(mask.resized(width: w, height: h)), artWidth: art.width, artHeight: art.height, parameter: "mask").rgba8
+            mask = try FaceMap.fitted(.rgba8(mask.lanczosScaled(width: w, height: h)), artWidth: art.width, artHeight: art.height, parameter: "mask").rgba8
         }
         var normal = Rotation.normalFromTilt(tiltXDegrees: scene.tilt.x, tiltYDegrees: scene.tilt.y)
         if scene.back { normal = -normal }

@@ -1,4 +1,5 @@
 import KiraCompare
+import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRender
@@ -25,8 +26,8 @@ import Testing
     func aSmallCardMatchesALargeOneAveragedDown(scale: Double) throws {
         let width = Int(800 * scale) / 2 * 2, height = Int(1000 * scale) / 2 * 2
         let small = try Self.render(scale: scale, width: width, height: height)
-        // Four times larger, then 4 × 4 box averages (two halvings).
-        let large = try Self.render(scale: 4 * scale, width: 4 * width, height: 4 * height).resized(width: width, height: height)
+        // Four times larger, then drawn down with Lanczos.
+        let large = try Self.render(scale: 4 * scale, width: 4 * width, height: 4 * height).lanczosScaled(width: width, height: height)
         let psnr = ImageComparison(.rgba8(small), .rgba8(large), comparesAlpha: false).psnr
         #expect(psnr >= 32, "PSNR \(psnr) dB at scale \(scale)")
     }

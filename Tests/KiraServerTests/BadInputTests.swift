@@ -127,14 +127,5 @@ import Testing
         try await Self.expectProblem("/v1/cards/sample/render.png?size=4096x4096&depth=16", status: .badRequest, kind: "too-large", parameter: "size",
                                      configuration: configuration)
     }
-
-    @Test func otherMethodsAreProblems() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
-        try await RouterClient.withClient(for: app) { client in
-            let response = try await client.execute(uri: "/v1/cards/sample/render.png", method: .post, body: ByteBuffer(string: "x"))
-            #expect(response.status == .notFound || response.status == .methodNotAllowed)
-            #expect(response.headers[.contentType] == "application/problem+json")
-        }
-    }
 }
 #endif

@@ -2,51 +2,81 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KiraServer
+import KiraImage
+@testable import KiraServer
 import Testing
 
 /// Bounded work: renders at once, waiting, deadlines, the cache's bytes, one render per frame.
 @Suite struct LimitsTests {
-    /// The statuses and headers of `uris` requested all at once.
-    static func concurrently(_ uris: [String], _ client: some HTTPTestClient) async throws -> [TestResponse] {
-        try await withThrowingTaskGroup(of: TestResponse.self) { group in
+    /// A server whose renders the test holds and whose time it moves.
+    static func withHeldServer(_ change: (inout ServerConfiguration) -> Void = { _ in },
+                               _ body: @Sendable (any HTTPTestClient, HeldRenders, ManualClock) async throws -> Void)
+        async throws {
+        let held = HeldRenders(), clock = ManualClock()
+        let app = try buildApplication(ServerFixtures.configuration(change), clock: clock, render: held.render)
+        try await RouterClient.withClient(for: app) { client in try await body(client, held, clock) }
+    }
+
+    /// `uris` requested side by side while `meanwhile` runs; their responses.
+    static func whileRequesting(_ uris: [String], _ client: some HTTPTestClient,
+                                meanwhile: @escaping @Sendable () async throws -> Void) async throws -> [TestResponse] {
+        try await withThrowingTaskGroup(of: TestResponse?.self) { group in
             for uri in uris { group.addTask { try await client.execute(uri: uri, method: .get) } }
-            return try await group.reduce(into: []) { $0.append($1) }
+            group.addTask {
+                try await meanwhile()
+                return nil
+            }
+            return try await group.reduce(into: []) { if let response = $1 { $0.append(response) } }
         }
     }
 
     @Test func beyondTheSlotsAndTheWaitRequestsAre503WithRetryAfter() async throws {
-        let app = try buildApplication(ServerFixtures.configuration {
+        try await Self.withHeldServer({
             $0.maxInflight = 1
-            $0.maxWait = .zero
-        })
-        try await RouterClient.withClient(for: app) { client in
+            $0.maxWait = .seconds(2)
+        }) { client, held, clock in
             let uris = (0..<8).map { "/v1/cards/sample/render.png?tilt_x=\($0)&size=300x400" }
-            let responses = try await Self.concurrently(uris, client)
-            #expect(responses.allSatisfy { $0.status == .ok || $0.status == .serviceUnavailable })
+            let responses = try await Self.whileRequesting(uris, client) {
+                // One renders; seven wait for its slot (each with a deadline and a wait on the clock).
+                try await held.waitForStarts(1)
+                try await clock.waitForSleepers(8 + 7)
+                clock.advance(by: .seconds(2))
+                // The wait is over for the seven; then the one render ends.
+                for _ in 0..<200 where clock.sleepers > 1 { try await Task.sleep(for: .milliseconds(5)) }
+                held.release(with: [1, 2, 3])
+            }
+            #expect(responses.filter { $0.status == .ok }.count == 1)
             let refused = responses.filter { $0.status == .serviceUnavailable }
-            #expect(!refused.isEmpty)
-            #expect(responses.contains { $0.status == .ok })
+            #expect(refused.count == 7)
             for response in refused {
                 #expect(response.headers[.retryAfter] == "1", "\(response.headers) \(String(buffer: response.body))")
                 let problem = try ServerFixtures.problem(response)
                 #expect(problem["type"] as? String == "/problems/overloaded", "\(problem)")
             }
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-            #expect(metrics.contains("kira_rejected_total{reason=\"overloaded\"} \(refused.count)\n"), "\(metrics)")
+            #expect(metrics.contains("kira_rejected_total{reason=\"overloaded\"} 7\n"), "\(metrics)")
             // Nothing is left holding a slot: the server renders again.
-            #expect(try await client.execute(uri: "/v1/cards/sample/render.png?size=10x10", method: .get).status == .ok)
+            let again = try await Self.whileRequesting(["/v1/cards/sample/render.png?size=10x10"], client) {
+                try await held.waitForStarts(2)
+                held.release(with: [4])
+            }
+            #expect(again.first?.status == .ok)
         }
     }
 
     @Test func identicalRequestsInFlightRenderOnce() async throws {
-        let app = try buildApplication(ServerFixtures.configuration { $0.maxInflight = 2 })
-        try await RouterClient.withClient(for: app) { client in
+        try await Self.withHeldServer({ $0.maxInflight = 2 }) { client, held, clock in
             let uri = "/v1/cards/sample/render.png?tilt_x=12&size=300x400"
-            let responses = try await Self.concurrently(Array(repeating: uri, count: 10), client)
-            #expect(responses.allSatisfy { $0.status == .ok }, "\(responses.map { "\($0.status) \($0.headers) \(String(buffer: $0.body).prefix(300))" })")
-            #expect(Set(responses.map(\.bytes)).count == 1)
+            let responses = try await Self.whileRequesting(Array(repeating: uri, count: 10), client) {
+                // All ten wait, each at its deadline: then the one render ends.
+                try await held.waitForStarts(1)
+                try await clock.waitForSleepers(10)
+                held.release(with: [9, 8, 7])
+            }
+            #expect(responses.allSatisfy { $0.status == .ok && $0.bytes == [9, 8, 7] }, "\(responses.map(\.status))")
             #expect(responses.filter { $0.cacheSource == "miss" }.count == 1)
+            #expect(responses.filter { $0.cacheSource == "joined" }.count == 9)
+            #expect(held.started == 1)
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
             #expect(metrics.contains("kira_renders_total 1\n"))
         }
@@ -54,31 +84,36 @@ import Testing
 
     /// A request past its deadline is a 503; its render goes on and serves the next request.
     @Test func aDeadlineIs503AndTheRenderIsNotWasted() async throws {
-        let app = try buildApplication(ServerFixtures.configuration { $0.deadline = .milliseconds(1) })
-        try await RouterClient.withClient(for: app) { client in
+        try await Self.withHeldServer({ $0.deadline = .seconds(10) }) { client, held, clock in
             let uri = "/v1/cards/sample/render.png?tilt_y=33&size=400x500"
-            let late = try await client.execute(uri: uri, method: .get)
-            #expect(late.status == .serviceUnavailable)
-            #expect(try ServerFixtures.problem(late)["type"] as? String == "/problems/deadline")
+            let late = try await Self.whileRequesting([uri], client) {
+                try await held.waitForStarts(1)
+                try await clock.waitForSleepers(1)
+                clock.advance(by: .seconds(10))
+            }
+            #expect(late.first?.status == .serviceUnavailable)
+            #expect(try ServerFixtures.problem(try #require(late.first))["type"] as? String == "/problems/deadline")
+            held.release(with: [5, 5])
+            // The render's end reaches the cache just after the release: until then a request joins it.
             var cached: TestResponse?
             for _ in 0..<200 where cached == nil {
-                try await Task.sleep(for: .milliseconds(50))
                 let response = try await client.execute(uri: uri, method: .get)
-                if response.status == .ok { cached = response }
+                if response.cacheSource == "hit" { cached = response } else { try await Task.sleep(for: .milliseconds(5)) }
             }
             #expect(cached?.cacheSource == "hit")
+            #expect(cached?.bytes == [5, 5])
+            #expect(held.started == 1)
         }
     }
 
     /// The cache keeps at most its bytes, dropping the least recently used frame first.
     @Test func theCacheIsBoundedInBytesAndLeastRecentlyUsedGoesFirst() async throws {
-        // Frames a hundredth of a degree apart differ in a few bytes: room for three, not four.
-        let values = { @Sendable (i: Int) in [("tilt_x", "0.0\(i)"), ("size", "300x400")] }
-        let frameSize = try ServerFixtures.expectedFrame(values(0)).count
-        let capacity = frameSize * 7 / 2
-        let app = try buildApplication(ServerFixtures.configuration { $0.cacheBytes = capacity })
+        // Every frame is 1000 bytes: room for three, not four.
+        let capacity = 3500
+        let app = try buildApplication(ServerFixtures.configuration { $0.cacheBytes = capacity }, clock: SystemClock(),
+                                       render: immediateRender([UInt8](repeating: 1, count: 1000)))
         try await RouterClient.withClient(for: app) { client in
-            let uri = { (i: Int) in "/v1/cards/sample/render.png?" + values(i).map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
+            let uri = { (i: Int) in "/v1/cards/sample/render.png?tilt_x=0.0\(i)&size=300x400" }
             for i in 0..<3 { #expect(try await client.execute(uri: uri(i), method: .get).cacheSource == "miss") }
             // Frame 0 is used again, so frame 1 is now the least recent and goes first.
             #expect(try await client.execute(uri: uri(0), method: .get).cacheSource == "hit")

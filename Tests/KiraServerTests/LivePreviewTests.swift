@@ -30,6 +30,9 @@ import Testing
             let intensity = try #require(RenderRequest.parameter(named: "intensity")?.range)
             #expect(page.contains(#""name":"intensity""#))
             #expect(page.contains(#""max":\#(Int(intensity.upperBound))"#))
+            // The sliders and pickers start at the parameters' defaults.
+            #expect(page.contains(#""default":"1""#) && page.contains(#""default":"kira""#))
+            #expect(page.contains(#"type="range""#) || page.contains("'range'"))
         }
     }
 

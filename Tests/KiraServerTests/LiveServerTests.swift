@@ -2,7 +2,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KiraServer
+@testable import KiraServer
 import Testing
 
 /// The server on a real socket: 304s, signatures, 503s, slow and vanishing clients,
@@ -43,7 +43,7 @@ import Testing
     @Test func aSlowClientIsDisconnected() async throws {
         // The check's own client below is held to the same deadline between connecting and
         // sending its head: 500 ms was once too short for it in CI, with the other suites running.
-        try await ServerFixtures.running(ServerFixtures.configuration { $0.idleTimeout = .seconds(3) }) { port in
+        try await ServerFixtures.running(ServerFixtures.configuration { $0.idleTimeout = .seconds(1) }) { port in
             let slow = try await RawConnection.open(1, port: port)[0]
             slow.send("GET /v1/cards/sample/render.png HTTP/1.1\r\nHost: x\r\n")
             // A client connected just before its request, so that its own first head is in time.
@@ -54,35 +54,32 @@ import Testing
         }
     }
 
-    /// A client that leaves mid-render: the frame is still made once and cached, and nothing
-    /// stays in flight.
+    /// A client that leaves mid-render: the frame is still made once and cached, nothing stays
+    /// in flight, and the request is logged and counted as 499.
     @Test func aClientThatLeavesMidRenderWastesNothing() async throws {
-        try await ServerFixtures.running(ServerFixtures.configuration()) { port in
+        let held = HeldRenders()
+        try await ServerFixtures.running(ServerFixtures.configuration(), render: held.render) { port in
             let client = SocketClient(port: port)
-            // About a second of rendering in a debug build (more under load): the polls below see it under way.
-            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=3000x4000"
-            var leaving: RawConnection? = try RawConnection(port: port)
-            leaving?.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
-            var rendering = false
-            for _ in 0..<3000 where !rendering {
-                let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-                rendering = metrics.contains("kira_renders_in_flight 1")
-                if !rendering { try await Task.sleep(for: .milliseconds(20)) }
+            let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=300x400"
+            do {
+                let leaving = try RawConnection(port: port)
+                leaving.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
+                try await held.waitForStarts(1)
             }
-            leaving = nil
-            #expect(rendering, "the client left before its render began")
+            // Closed: the server hears it before the frame is ready.
+            try await Task.sleep(for: .milliseconds(100))
+            held.release(with: [1, 2, 3])
             var source: String?
-            for _ in 0..<400 where source != "hit" {
-                try await Task.sleep(for: .milliseconds(50))
-                let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-                if metrics.contains("kira_renders_total 1\n") {
-                    source = try await client.execute(uri: uri, method: .get).cacheSource
-                }
+            for _ in 0..<200 where source != "hit" {
+                source = try await client.execute(uri: uri, method: .get).cacheSource
+                if source != "hit" { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(source == "hit")
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
             #expect(metrics.contains("kira_renders_total 1\n"))
             #expect(metrics.contains("kira_renders_in_flight 0"))
+            #expect(metrics.contains("kira_http_requests_total{route=\"/v1/cards/{id}/render.png\",status=\"499\"} 1"), "\(metrics)")
+            #expect(held.started == 1)
         }
     }
 

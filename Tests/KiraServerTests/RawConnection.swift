@@ -9,9 +9,13 @@ import Dispatch
 final class RawConnection: @unchecked Sendable {  // one owner at a time: made on one thread, then handed over
     let descriptor: Int32
 
-    init(port: Int) throws {
+    /// Connects; with `receiveBuffer`, the kernel keeps at most about so many bytes unread for it.
+    init(port: Int, receiveBuffer: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(what: "socket", code: errno) }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -40,7 +44,7 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
 
     func send(_ text: String) { send(bytes: Array(text.utf8)) }
 
-    private func send(bytes: [UInt8]) {
+    func send(bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
@@ -56,6 +60,24 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     /// `seconds` pass (on a Dispatch thread, as ``readUntilClosed(seconds:)``).
     func read(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> [UInt8] {
         await receive(seconds: seconds, until: done).bytes
+    }
+
+    /// Reads everything until the server closes, `chunk` bytes at a time with a pause of `pause`
+    /// after each (a slow reader), at most `seconds` in all; nil if the time ran out.
+    func readSlowly(chunk: Int, pause: Double, seconds: Double) async -> [UInt8]? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: chunk)
+                let end = clock_gettime_seconds() + seconds
+                while clock_gettime_seconds() < end {
+                    let n = recv(self.descriptor, &buffer, chunk, 0)
+                    if n <= 0 { return continuation.resume(returning: received) }
+                    received += buffer[0..<n]
+                    usleep(UInt32(pause * 1e6))
+                }
+                continuation.resume(returning: nil)
+            }
+        }
     }
 
     /// The request that opens a WebSocket at `path` (RFC 6455's example key).

@@ -5,7 +5,7 @@ import Hummingbird
 import KiraImage
 import KiraRender
 import KiraRequest
-import KiraServer
+@testable import KiraServer
 import Logging
 import ServiceLifecycle
 
@@ -14,10 +14,11 @@ enum ServerFixtures {
     /// Runs a server of `configuration` on a free port of 127.0.0.1 while `body` runs with the
     /// port, then shuts it down. It opens no client of its own: a test of the idle timeout would
     /// see a client made in advance closed for idling.
-    static func running<Value: Sendable>(_ configuration: ServerConfiguration,
+    static func running<Value: Sendable>(_ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(),
+                                         render: @escaping FrameService.Render = FrameService.renderOnOwnThread,
                                          _ body: @escaping @Sendable (_ port: Int) async throws -> Value) async throws -> Value {
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let app = try buildApplication(configuration) { _, port in listening.yield(port) }
+        let app = try buildApplication(configuration, clock: clock, render: render) { _, port in listening.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))
         return try await withThrowingTaskGroup(of: Value?.self) { tasks in
             tasks.addTask {

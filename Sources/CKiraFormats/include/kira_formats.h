@@ -84,9 +84,11 @@ void kira_color_transform_apply(const kira_color_transform *transform, void *pix
 
 /// Scales RGBA samples of `depth` (8 or 16, native-endian) from `source` (`width` × `height`,
 /// `source_row_bytes` apart) to `output` (`out_width` × `out_height`, tightly packed) with
-/// libswscale's Lanczos filter (3 lobes), full chroma, accurate rounding, bit-exact.
+/// libswscale's Lanczos filter (3 lobes), or its bilinear one when `bilinear` is non-zero; full
+/// chroma, accurate rounding, bit-exact.
 int kira_scale_rgba(const void *source, uint32_t width, uint32_t height, size_t source_row_bytes, void *output,
-                    uint32_t out_width, uint32_t out_height, int depth, char message[KIRA_FORMATS_MESSAGE_SIZE]);
+                    uint32_t out_width, uint32_t out_height, int depth, int bilinear,
+                    char message[KIRA_FORMATS_MESSAGE_SIZE]);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-import KiraImage
+import KiraFormats
 import Testing
 
 /// A contact sheet shows at most 24 frames, the first and the last among them, evenly spread.

@@ -1,6 +1,8 @@
 import KiraFiles
+import KiraFormats
 import KiraGeometry
 import KiraImage
+import KiraRender
 import KiraShader
 
 /// Every foil on one sheet: a column per foil, in ``/KiraShader/FoilRegistry``'s order, and a row per tilt
@@ -15,7 +17,7 @@ public enum FoilGallery {
     /// The sheet for `front` and `back` with `parameters` (whose foil is replaced by each foil in
     /// turn), cells `cellWidth` pixels wide.
     public static func render(front: CardFace, back: CardFace, parameters: KiraParameters, cellWidth: Int = 240,
-                              renderer: FrameRenderer = FrameRenderer()) throws(RenderError) -> RGBAImage<UInt8> {
+                              renderer: FrameRenderer = FrameRenderer()) throws -> RGBAImage<UInt8> {
         // Cell (tilt, foil); each foil's tilts are rendered together, one sweep per side.
         var cells = [[RGBAImage<UInt8>]](repeating: [], count: tilts.count)
         var frames: [RGBAImage<UInt8>] = []
@@ -26,10 +28,10 @@ public enum FoilGallery {
             try renderer.render(scenes, into: &frames)
             let size = ContactSheet.cellSize(frameWidth: frames[0].width, frameHeight: frames[0].height, cellWidth: cellWidth)
             for (row, frame) in frames.enumerated() {
-                cells[row].append(frame.resized(width: size.imageWidth, height: size.imageHeight))
+                cells[row].append(try frame.lanczosScaled(width: size.imageWidth, height: size.imageHeight))
             }
         }
-        return ContactSheet.make(frames: cells.joined().map { (0, $0) }, columns: Foil.all.count, cellWidth: cellWidth,
+        return try ContactSheet.make(frames: cells.joined().map { (0, $0) }, columns: Foil.all.count, cellWidth: cellWidth,
                                  timed: false)
     }
 

@@ -1,4 +1,8 @@
-/// A grid of frames, each scaled down and labelled with its time: an animation on one page.
+import KiraFiles
+import KiraImage
+
+/// A grid of frames, each scaled down (libswscale's Lanczos) and labelled with its time: an
+/// animation on one page.
 public enum ContactSheet {
     /// The most frames a sheet shows.
     public static let maxFrames = 24
@@ -42,7 +46,7 @@ public enum ContactSheet {
     /// composited over the background; each cell has its time below it unless `timed` is false.
     public static func make(frames: [(time: Double, image: RGBAImage<UInt8>)], columns: Int = 6,
                             cellWidth: Int = 200, background: SIMD3<UInt8> = SIMD3(24, 26, 32),
-                            timed: Bool = true) -> RGBAImage<UInt8> {
+                            timed: Bool = true) throws(ImageFileError) -> RGBAImage<UInt8> {
         precondition(!frames.isEmpty && columns > 0 && cellWidth > 0, "a sheet needs frames, columns and a cell width")
         let first = frames[0].image
         let (cellHeight, imageWidth, imageHeight) = cellSize(frameWidth: first.width, frameHeight: first.height, cellWidth: cellWidth)
@@ -62,7 +66,7 @@ public enum ContactSheet {
         for (index, frame) in frames.enumerated() {
             let x0 = gap + (index % columns) * (cellWidth + gap)
             let y0 = gap + (index / columns) * (cellHeight + labelHeight + gap)
-            let cell = frame.image.resized(width: imageWidth, height: imageHeight)
+            let cell = try frame.image.lanczosScaled(width: imageWidth, height: imageHeight)
             let left = x0 + (cellWidth - imageWidth) / 2
             for y in 0..<imageHeight {
                 for x in 0..<imageWidth {

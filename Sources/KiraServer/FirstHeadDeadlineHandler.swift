@@ -1,33 +1,13 @@
 #if Server
-import HummingbirdCore
-import Logging
 import NIOCore
-
-/// A connection's child channel with a deadline for its first request head.
-///
-/// The WebSocket-upgradable HTTP/1 pipeline starts HTTP/1's idle timeout only once a first request
-/// head has arrived, so a client that connects and sends nothing, or half a head, would hold its
-/// connection for ever. This closes such a connection after `timeout`, as the idle timeout does
-/// every later wait.
-struct FirstHeadDeadline<Inner: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Inner.Value
-
-    let inner: Inner
-    let timeout: TimeAmount
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(FirstHeadDeadlineHandler(timeout: timeout), position: .first)
-        }.flatMap { inner.setup(channel: channel, logger: logger) }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
-    }
-}
 
 /// Closes the channel unless the bytes it reads reach the end of a request head (an empty line)
 /// within `timeout` of the connection opening; then it only passes bytes on.
+///
+/// The WebSocket-upgradable HTTP/1 pipeline starts HTTP/1's idle timeout only once a first request
+/// head has arrived, so a client that connects and sends nothing, or half a head, would hold its
+/// connection for ever; and nothing in that pipeline hears a graceful shutdown before a head, so
+/// such a connection is closed then too.
 final class FirstHeadDeadlineHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -73,6 +53,18 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
             }
         }
         context.fireChannelRead(data)
+    }
+
+    /// The client closed its side: whatever is answered now reaches no one.
+    private(set) var inputClosed = false
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { inputClosed = true }
+        if event is ChannelShouldQuiesceEvent, !headEnded {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     private func startDeadline(_ context: ChannelHandlerContext) {

@@ -1,0 +1,37 @@
+#if Server
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// Turns a request the HTTP/1 decoder cannot parse into a request the server answers: the status
+/// RFC 9112 and RFC 9110 give for it, as problem+json, then the connection closes.
+///
+/// It sits right after the decoder. Left alone, a parse error before the first head leaves the
+/// upgradable pipeline waiting for a head that never comes (the connection and its descriptor
+/// held), and one on a kept-alive connection gets an empty 400. So the error goes on as a request
+/// of its own, marked with a token no client knows, after the responses already under way; the
+/// server's responder answers it (``MalformedRequest/responder(wrapping:logger:metrics:)``).
+final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    // Parts pass through untouched: after a WebSocket upgrade, bytes do.
+    typealias InboundIn = HTTPServerRequestPart
+
+    private var answered = false
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError {
+            guard !answered else { return }
+            answered = true
+            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
+            head.headers.add(name: MalformedRequest.headerName, value: MalformedRequest.marker(for: error))
+            head.headers.add(name: "Connection", value: "close")
+            context.fireChannelRead(NIOAny(HTTPServerRequestPart.head(head)))
+            context.fireChannelRead(NIOAny(HTTPServerRequestPart.end(nil)))
+            context.fireChannelReadComplete()
+            return
+        }
+        // The decoder refuses what comes after its error; the answer is on its way.
+        if answered, error is ByteToMessageDecoderError { return }
+        context.fireErrorCaught(error)
+    }
+}
+#endif
