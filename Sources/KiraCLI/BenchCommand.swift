@@ -89,7 +89,9 @@ struct BenchCommand: ParsableCommand {
         // path with its progress.
         let progress = BenchProgress()
         if !quiet, isatty(2) != 0 {
-            writeToStandardError(try bench.plan(maxThreads: maxThreads).summary + "\n")
+            writeToStandardError("kira bench: timing one frame of each path for an estimate…")
+            let plan = try bench.plan(maxThreads: maxThreads)
+            writeToStandardError("\r\u{1B}[K" + plan.summary + "\n")
             bench.onStart = { name, threads, frames in progress.start("kira bench: \(name), \(threads) thread\(threads == 1 ? "" : "s")…", frames: frames) }
             bench.onFrame = { progress.update($0) }
         }

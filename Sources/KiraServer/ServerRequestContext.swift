@@ -22,6 +22,8 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddr
 
     var peerLeft: Bool {
         get async {
+            // Without a peer (a request made in process), no one can leave.
+            guard remoteAddress != nil else { return false }
             guard channel.isActive else { return true }
             let channel = channel
             return (try? await channel.eventLoop.submit {

@@ -79,7 +79,9 @@ import Testing
         let workspace = try Workspace()
         let arguments = ["bench", "--size", "32x48", "--frames", "2", "--repeats", "1", "--threads", "2"]
         let shown = try Self.onTerminal(arguments, in: workspace)
-        let lines = shown.split(whereSeparator: \.isNewline).map(String.init)
+        // The line that says it is timing is cleared (ESC [K) and replaced by the plan.
+        #expect(shown.hasPrefix("kira bench: timing one frame of each path for an estimate…\r\u{1B}[K"), "\(shown.prefix(200))")
+        let lines = shown.replacingOccurrences(of: "\u{1B}[K", with: "").split(whereSeparator: \.isNewline).map(String.init)
         let plan = try #require(lines.first { $0.hasPrefix("kira bench: 32×48, 2 frames a run, best of 1 run: ") }, "\(shown)")
         #expect(plan.contains("scalar (1 thread), simd (1, 2 threads), sweep (1, 2 threads)") && plan.contains("; foil kira; about "), "\(plan)")
         #expect(plan.hasSuffix(" (from one frame of each path)"), "\(plan)")

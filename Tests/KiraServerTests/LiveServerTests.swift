@@ -62,7 +62,7 @@ import Testing
             let client = SocketClient(port: port)
             let uri = "/v1/cards/sample/render.png?tilt_x=3&tilt_y=4&size=300x400"
             do {
-                let leaving = try RawConnection(port: port)
+                let leaving = try await RawConnection.open(1, port: port)[0]
                 leaving.send("GET \(uri) HTTP/1.1\r\nHost: x\r\n\r\n")
                 try await held.waitForStarts(1)
             }

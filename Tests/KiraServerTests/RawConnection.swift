@@ -34,15 +34,25 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     /// `count` connections, made on a Dispatch thread: a blocking `connect` on one of the few
     /// threads Swift's tasks run on would hold back the server accepting them (under a loaded
     /// machine, 2 000 connects then timed out after two minutes).
-    static func open(_ count: Int, port: Int) async throws -> [RawConnection] {
+    static func open(_ count: Int, port: Int, receiveBuffer: Int? = nil) async throws -> [RawConnection] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port) } })
+                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port, receiveBuffer: receiveBuffer) } })
             }
         }
     }
 
     func send(_ text: String) { send(bytes: Array(text.utf8)) }
+
+    /// Sends `bytes` from a Dispatch thread: a large send blocks until the server reads.
+    func sendOnDispatch(_ bytes: [UInt8]) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.send(bytes: bytes)
+                continuation.resume()
+            }
+        }
+    }
 
     func send(bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
