@@ -53,7 +53,7 @@ public enum AnimationPreset: String, Sendable, CaseIterable {
     /// mapping, ±``showcaseTilt``°), and the rainbow sweeps as the view angle turns.
     case showcase
 
-    /// The name a user types, for what the animation shows; ``rawValue``, the name of the card view
+    /// The name a user types, for what the animation shows; `rawValue`, the name of the card view
     /// it reproduces, stays accepted as an alias.
     public var name: String {
         switch self {

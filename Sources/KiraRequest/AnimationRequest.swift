@@ -40,7 +40,7 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
         .integer("fps", \.framesPerSecond, in: 1...240, default: 30, valueName: "n", help: "Frames per second, 1...240 (default: 30)."),
         .number("duration", \.duration, in: lengths, example: 4, valueName: "s",
                 help: "Seconds to render, up to 600 (default: the preset's own length; a looping preset plays whole loops)."),
-        .integer("loops", \.loopCount, in: 1...1000, default: 0, example: 2, valueName: "n", help: "Loops of a looping preset in the file, 1...1000 (default: 1)."),
+        .integer("loops", \.loops, in: 1...1000, example: 2, valueName: "n", help: "Loops of a looping preset in the file, 1...1000 (default: 1)."),
         .path("drag", \.drag, help: "A drag for the tilt presets: CSV lines `time,dx,dy` or a JSON array (default: a figure-eight)."),
     ]
         + CardTextures.parameters.map { $0.lifted(\.card) }
@@ -52,12 +52,6 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
         + [.choice("frame_format", \.frameFormat, words: [("png", .png), ("webp", .webp), ("jpg", .jpeg)], default: .png,
                    help: "The format of numbered frames: png, webp or jpg (default: png).")]
         + OutputSettings.formatParameters.map { $0.lifted(\.output) }
-
-    /// ``loops`` as a plain number for its entry: 0 is unset.
-    private var loopCount: Int {
-        get { loops ?? 0 }
-        set { loops = newValue }
-    }
 
     /// The checks between values.
     public func validate() throws(RequestError) {

@@ -12,7 +12,7 @@ import Testing
 
     @Test func anUnknownPresetListsThePresets() throws {
         let result = try Workspace(empty: ()).run("animate", "--preset", "nope")
-        Self.expectOneLine(result, containing: AnimationPreset.allCases.map(\.rawValue))
+        Self.expectOneLine(result, containing: AnimationPreset.allCases.map(\.name))
     }
 
     @Test(arguments: [

@@ -3,8 +3,8 @@ import Kira
 import KiraCatalogue
 import KiraServerAPI
 
-/// docs/parameters.md, written from the library's parameter table: every entry of the shade,
-/// render and animation requests, with the front ends that take it (the command's options as
+/// docs/parameters.md, written from the library's parameter table: every entry of the render,
+/// shade and animation requests, with the front ends that take it (each command's options as
 /// `kira --experimental-dump-help` lists them, a manifest's columns, a URL's parameters).
 struct ParameterReference {
     /// A parameter and where it is taken, in the order of the first request that has it.
@@ -23,20 +23,33 @@ struct ParameterReference {
 
     /// The table, with `options` the long option names of each `kira` subcommand.
     init(options: [String: Set<String>]) {
-        add(RenderRequest.parameters, options: options)
-        add(ShadeRequest.parameters, options: options)
-        add(AnimationRequest.parameters, options: options)
+        add(RenderRequest.parameters, command: "render", options: options)
+        add(ShadeRequest.parameters, command: "shade", options: options)
+        add(AnimationRequest.parameters, command: "animate", options: options)
+        for index in rows.indices {
+            rows[index].frontEnds.sort { Self.order.firstIndex(of: $0)! < Self.order.firstIndex(of: $1)! }
+        }
     }
 
-    private mutating func add<Root>(_ parameters: [RequestParameter<Root>], options: [String: Set<String>]) {
-        for parameter in parameters where !rows.contains(where: { $0.name == parameter.name }) {
-            let spelled = String(parameter.option.dropFirst(2))
-            var frontEnds = ["shade", "render", "animate"].filter { options[$0]?.contains(spelled) == true }.map { "`kira \($0)`" }
-            if CataloguePlan.columns.contains(parameter.name) { frontEnds.append("manifest") }
-            if RenderQuery.parameterNames.contains(parameter.name) { frontEnds.append("URL") }
-            rows.append(Row(name: parameter.name, option: parameter.option, kind: parameter.kind, valueName: parameter.valueName,
-                            range: parameter.range, defaultValue: parameter.defaultValue,
-                            help: parameter.help(naming: { "`\($0)`" }), frontEnds: frontEnds))
+    private static let order = ["`kira shade`", "`kira render`", "`kira animate`", "manifest", "URL"]
+
+    /// The parameters of `command`'s request: an entry of the same name and kind as one already
+    /// listed is the same parameter (`tilt_x`); another kind is another one (`kira shade --back`,
+    /// a flag, beside the back art).
+    private mutating func add<Root>(_ parameters: [RequestParameter<Root>], command: String, options: [String: Set<String>]) {
+        for parameter in parameters {
+            let index = rows.firstIndex { $0.name == parameter.name && $0.kind == parameter.kind } ?? {
+                rows.append(Row(name: parameter.name, option: parameter.option, kind: parameter.kind, valueName: parameter.valueName,
+                                range: parameter.range, defaultValue: parameter.defaultValue,
+                                help: parameter.help(naming: { "`\($0)`" }), frontEnds: []))
+                return rows.count - 1
+            }()
+            if options[command]?.contains(String(parameter.option.dropFirst(2))) == true {
+                rows[index].frontEnds.append("`kira \(command)`")
+            }
+            guard command == "render" else { continue }
+            if CataloguePlan.columns.contains(parameter.name) { rows[index].frontEnds.append("manifest") }
+            if RenderQuery.parameterNames.contains(parameter.name) { rows[index].frontEnds.append("URL") }
         }
     }
 
