@@ -41,7 +41,7 @@ import Testing
 
     @Test func anOutputThatIsAnInputIsRefused() throws {
         let art = NSTemporaryDirectory() + "kira-job-art-\(UUID().uuidString).png"
-        FileManager.default.createFile(atPath: art, contents: Data([1]))
+        #expect(FileManager.default.createFile(atPath: art, contents: Data([1])))
         defer { try? FileManager.default.removeItem(atPath: art) }
         #expect(throws: ImageFileError.self) {
             _ = try AnimationJob(try Self.request([("art", art)]), outputs: AnimationOutputs(apng: art))
