@@ -2,7 +2,7 @@ import KiraFiles
 import KiraImage
 
 /// Every file a batch reads: the manifest, and each texture that any row of it names, told
-/// apart as ``FileIdentity`` tells files apart (device and inode: any name or link).
+/// apart as ``/KiraFiles/FileIdentity`` tells files apart (device and inode: any name or link).
 ///
 /// A row's own output is checked against its own textures by `kira render`'s check; this one
 /// covers the manifest and the other rows: a row whose output is the manifest or another row's

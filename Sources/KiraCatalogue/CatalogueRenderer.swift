@@ -34,7 +34,7 @@ public struct FrameJob: Sendable {
 /// Renders a catalogue's frames fast in bulk, each frame byte-identical to rendering it alone.
 ///
 /// - Jobs are grouped by card (the same four textures and bit depth), in order of first
-///   appearance, so each card's textures are taken from the ``TextureCache`` once and its frames
+///   appearance, so each card's textures are taken from the ``/KiraTextureCache/TextureCache`` once and its frames
 ///   are rendered in batches that shade each face once for the whole batch (a sweep).
 /// - Batches stream through the one ``FramePipeline``: while the next batch renders on the
 ///   ``FrameRenderer``'s threads, the frames before are encoded and hashed, several at once,

@@ -47,7 +47,7 @@ public struct StillEncoder: Sendable, Equatable {
 
     /// The file's bytes for `image`.
     ///
-    /// - Throws: ``/KiraImage/ImageFileError`` when the width or height asked for is larger than the image's,
+    /// - Throws: ``/KiraFiles/ImageFileError`` when the width or height asked for is larger than the image's,
     ///   or the format cannot store it (over WebP's or JPEG's 16383 pixels a side).
     public func encode<C: ImageChannel>(_ image: RGBAImage<C>) throws(ImageFileError) -> [UInt8] {
         if enlarges(width: image.width, height: image.height) {
@@ -76,7 +76,7 @@ public struct StillEncoder: Sendable, Equatable {
         }
     }
 
-    /// Encodes `image` and writes it to `path` atomically (``/KiraImage/FileIO/writeAtomically(_:to:rule:inputs:)``).
+    /// Encodes `image` and writes it to `path` atomically (``/KiraFiles/FileIO/writeAtomically(_:to:rule:inputs:)``).
     public func write<C: ImageChannel>(_ image: RGBAImage<C>, to path: String) throws(ImageFileError) {
         let bytes: [UInt8]
         do throws(ImageFileError) {

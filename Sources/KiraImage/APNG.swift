@@ -85,7 +85,7 @@ public final class APNGFileWriter {
 
     /// Appends the next frame.
     ///
-    /// - Throws: ``ImageFileError`` when the frame does not fit the canvas, differs in layout
+    /// - Throws: ``/KiraFiles/ImageFileError`` when the frame does not fit the canvas, differs in layout
     ///   from the first, is not whole as the first frame, is one too many, or cannot be written.
     public func append(_ frame: APNGFrame) throws(ImageFileError) {
         let r = frame.region
@@ -146,7 +146,7 @@ public final class APNGFileWriter {
 
     /// Ends the file and puts it in place.
     ///
-    /// - Throws: ``ImageFileError`` when fewer frames were added than declared, or the file
+    /// - Throws: ``/KiraFiles/ImageFileError`` when fewer frames were added than declared, or the file
     ///   cannot be written.
     public func finish() throws(ImageFileError) {
         guard framesWritten == frameCount else {

@@ -114,7 +114,7 @@ public enum PNGCodec {
 
     /// Reads the PNG file at `path`.
     ///
-    /// - Throws: ``ImageFileError`` naming the file: missing, unreadable, not a PNG, truncated,
+    /// - Throws: ``/KiraFiles/ImageFileError`` naming the file: missing, unreadable, not a PNG, truncated,
     ///   corrupt (libpng's message), or larger than `limits`.
     public static func read(_ path: String, limits: Limits = .standard) throws(ImageFileError) -> AnyRGBAImage {
         let bytes = try FileIO.read(path)

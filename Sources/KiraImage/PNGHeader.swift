@@ -8,7 +8,7 @@ import Darwin
 import KiraFiles
 
 /// What a PNG file declares about its image (its IHDR chunk), read before anything is decoded,
-/// so that the memory decoding takes can be checked against a ``MemoryBudget`` first.
+/// so that the memory decoding takes can be checked against a ``/KiraFiles/MemoryBudget`` first.
 public struct PNGHeader: Sendable, Equatable {
     public var width: Int
     public var height: Int
@@ -33,7 +33,7 @@ public struct PNGHeader: Sendable, Equatable {
     /// for a stream (standard input, a pipe or FIFO: its bytes can be read only once, and are
     /// checked as they are decoded) or a file that does not start like a PNG.
     ///
-    /// - Throws: ``ImageFileError`` for a file that cannot be opened.
+    /// - Throws: ``/KiraFiles/ImageFileError`` for a file that cannot be opened.
     public static func read(_ path: String) throws(ImageFileError) -> (header: PNGHeader, fileBytes: Int)? {
         if path == FileIO.standardStream { return nil }
         let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }

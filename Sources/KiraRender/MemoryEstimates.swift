@@ -1,7 +1,7 @@
 import KiraFiles
 import KiraImage
 
-// What the renderers hold at their peak, so that a command can check a ``MemoryBudget`` before
+// What the renderers hold at their peak, so that a command can check a ``/KiraFiles/MemoryBudget`` before
 // it starts. Small scratch (rows, noise tables) is left out: it is a few MB at most.
 
 extension FrameScene {

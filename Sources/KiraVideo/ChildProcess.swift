@@ -28,7 +28,7 @@ final class ChildProcess: @unchecked Sendable {
     /// on `standardOutput` (else `/dev/null`).
     ///
     /// The program's path and every argument reach the child as the bytes they stand for
-    /// (``PathBytes``): an output path with a byte that is not UTF-8 names that byte, not the
+    /// (``/KiraFiles/PathBytes``): an output path with a byte that is not UTF-8 names that byte, not the
     /// private-use character Kira carries it as.
     init(executable: String, arguments: [String], standardOutput: Int32? = nil) throws(VideoError) {
         var inputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]

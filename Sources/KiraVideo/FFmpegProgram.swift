@@ -41,7 +41,7 @@ public enum FFmpegProgram {
         throw .ffmpegNotFound("\(source): not found on PATH")
     }
 
-    /// Checked by the bytes `path` stands for (``PathBytes``), the name the child is started by.
+    /// Checked by the bytes `path` stands for (``/KiraFiles/PathBytes``), the name the child is started by.
     private static func isExecutableFile(_ path: String) -> Bool {
         PathBytes.withCString(path) { name in
             var status = stat()

@@ -13,7 +13,7 @@ import Darwin
 
 /// Writes a video by running the `ffmpeg` program and handing it raw RGBA frames on a pipe.
 ///
-/// The output opens through Kira's one door for outputs (``/KiraImage/OutputRule/userNamed``, as `-o` and
+/// The output opens through Kira's one door for outputs (``/KiraFiles/OutputRule/userNamed``, as `-o` and
 /// `--apng`): a symbolic link is written through and a link to nothing refused; a character
 /// device or a FIFO is written in place (it is ffmpeg's standard output); anything else goes to
 /// a temporary file in the target directory, which is renamed over the target only when ffmpeg
@@ -22,13 +22,13 @@ import Darwin
 /// (ffmpeg 5 exits 0 when writing the trailer fails, e.g. on a full disk, unless given
 /// `-xerror`; the checks after it cover versions and programs that still do.)
 ///
-/// Paths are byte strings carried through ``/KiraImage/PathBytes``: every system call and ffmpeg's own
+/// Paths are byte strings carried through ``/KiraFiles/PathBytes``: every system call and ffmpeg's own
 /// argument get the bytes given, so a name that is not UTF-8 is written under that very name.
 /// Frames are written to the pipe by a thread of the encoder's own, a few frames behind
 /// ``append(_:)``, so the caller renders the next frames while ffmpeg encodes.
 ///
 /// While the encoder is open, ffmpeg and the temporary file are in the cleanup registry: once
-/// ``/KiraImage/TerminationCleanup/installSignalHandlers()`` was called, SIGINT, SIGTERM and SIGHUP kill
+/// ``/KiraFiles/TerminationCleanup/installSignalHandlers()`` was called, SIGINT, SIGTERM and SIGHUP kill
 /// ffmpeg and remove the temporary file before the process dies of the signal. A process
 /// killed with SIGKILL cannot clean up: ffmpeg then reads the end of its input and exits, and
 /// the temporary file (`.NAME.kira-PID-XXXXXX`) stays.

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import Dispatch
+import Foundation
 
 /// A plain TCP connection to a port on 127.0.0.1, for what an HTTP client does not do: send half
 /// a request, hold a connection idle, leave in the middle.
@@ -31,12 +32,19 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
 
     deinit { close(descriptor) }
 
-    /// `count` connections, made on a Dispatch thread: a blocking `connect` on one of the few
+    /// Runs blocking socket work on a thread made for it: Dispatch's global queue has about one
+    /// thread per processor, and in the whole suite other tests' renders hold them, so a reader
+    /// queued there started minutes late and the server rightly closed the idle connection.
+    static func onOwnThread(_ work: @escaping @Sendable () -> Void) {
+        Thread { work() }.start()
+    }
+
+    /// `count` connections, made on a thread of their own: a blocking `connect` on one of the few
     /// threads Swift's tasks run on would hold back the server accepting them (under a loaded
     /// machine, 2 000 connects then timed out after two minutes).
     static func open(_ count: Int, port: Int, receiveBuffer: Int? = nil) async throws -> [RawConnection] {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            RawConnection.onOwnThread {
                 continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port, receiveBuffer: receiveBuffer) } })
             }
         }
@@ -44,10 +52,10 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
 
     func send(_ text: String) { send(bytes: Array(text.utf8)) }
 
-    /// Sends `bytes` from a Dispatch thread: a large send blocks until the server reads.
+    /// Sends `bytes` from a thread of its own: a large send blocks until the server reads.
     func sendOnDispatch(_ bytes: [UInt8]) async {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            RawConnection.onOwnThread {
                 self.send(bytes: bytes)
                 continuation.resume()
             }
@@ -76,7 +84,7 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     /// after each (a slow reader), at most `seconds` in all; nil if the time ran out.
     func readSlowly(chunk: Int, pause: Double, seconds: Double) async -> [UInt8]? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            RawConnection.onOwnThread {
                 var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: chunk)
                 let end = clock_gettime_seconds() + seconds
                 while clock_gettime_seconds() < end {
@@ -125,11 +133,11 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
         send(bytes: frame + [0, 0, 0, 0] + payload)
     }
 
-    /// Reads on a Dispatch thread until `done` holds for what came, the connection closes
+    /// Reads on a thread of its own until `done` holds for what came, the connection closes
     /// (`closed`) or `seconds` pass.
     private func receive(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> (bytes: [UInt8], closed: Bool) {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            RawConnection.onOwnThread {
                 var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536), closed = false
                 let end = clock_gettime_seconds() + seconds
                 while !done(received) {
