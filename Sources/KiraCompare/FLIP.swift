@@ -23,7 +23,7 @@ import Darwin
 /// `qf = 0.5`. The error is `colour^(1 − feature)`.
 ///
 /// In float32, on sixteen lanes, in bands of rows in parallel, with every filter separable and the
-/// per-pixel steps fused into the vertical passes (``FLIPBand``); ``FLIPReference`` computes the
+/// per-pixel steps fused into the vertical passes (`FLIPBand`); `FLIPReference` computes the
 /// same thing pixel by pixel.
 public enum FLIP {
     static let qc: Float = 0.7, qf: Float = 0.5, pc: Float = 0.4, pt: Float = 0.95

@@ -5,8 +5,8 @@ import KiraImage
 import KiraRender
 import KiraShader
 
-/// Every foil on one sheet: a column per foil, in ``/KiraShader/FoilRegistry``'s order, and a row per tilt
-/// of the card (three), as ``FrameRenderer`` draws it on screen.
+/// Every foil on one sheet: a column per foil, in `FoilRegistry`'s order, and a row per tilt
+/// of the card (three), as `FrameRenderer` draws it on screen.
 public enum FoilGallery {
     /// The tilts (about x, about y, in degrees) of the three rows: up and to the left, a little off
     /// rest, down and to the right, so that each foil shows how it moves.

@@ -1,7 +1,7 @@
 /// Every foil Kira knows, in the order the help and the gallery list them.
 ///
 /// Adding a foil: a new file with a type conforming to ``FoilShader``, and one line in
-/// ``visitAll(_:)``. Nothing else in the renderers or the front ends changes.
+/// `visitAll(_:)`. Nothing else in the renderers or the front ends changes.
 public enum FoilRegistry {
     /// Calls `visitor` with each foil type in turn (each call specialised for its foil).
     @inlinable @inline(__always)

@@ -61,6 +61,6 @@
 }
 
 extension Foil {
-    /// The original kira shine (``KiraFoil``), the default.
+    /// The original kira shine (`KiraFoil`), the default.
     public static let kira = Foil(KiraFoil.self)
 }
