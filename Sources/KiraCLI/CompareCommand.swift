@@ -31,7 +31,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The second image (PNG).", valueName: "B.png"))
     var second: String
 
-    @Option(help: ArgumentHelp("Write a heat map of the differences (PNG), with its legend under it: a colour bar from 0 to 16+ 8-bit steps.", valueName: "path"))
+    @Option(help: ArgumentHelp("Write a heat map of the differences (PNG), with its legend under it: a colour bar from 0 to 16+ 8-bit steps. With --metric flip: the ꟻLIP map, as --flip-map.", valueName: "path"))
     var diff: String?
 
     @Option(name: .customLong("min-psnr"), help: ArgumentHelp("Fail below this PSNR, in dB.", valueName: "dB"))
@@ -93,6 +93,9 @@ struct CompareCommand: ParsableCommand {
         if !computesStandard, let option = standardOptions.first {
             throw ValidationError("\(option) applies to --metric standard or all, not flip")
         }
+        if metric == "flip", diff != nil, flipMap != nil {
+            throw ValidationError("--diff and --flip-map both name the ꟻLIP map with --metric flip: give one")
+        }
         if let maxFLIP { try Check.number(maxFLIP, "--max-flip", in: 0...1, example: 0.05) }
         if let ppd { try Check.number(ppd, "--ppd", in: 1...10000, example: 67.02) }
         if let monitorDistance { try Check.number(monitorDistance, "--monitor-distance", in: 0.01...100, example: 0.7) }
@@ -109,7 +112,7 @@ struct CompareCommand: ParsableCommand {
 
     /// The options given that only the standard metrics use.
     private var standardOptions: [String] {
-        [(minPSNR != nil, "--min-psnr"), (minSSIM != nil, "--min-ssim"), (maxError != nil, "--max-error"), (diff != nil, "--diff")]
+        [(minPSNR != nil, "--min-psnr"), (minSSIM != nil, "--min-ssim"), (maxError != nil, "--max-error"), (diff != nil && metric != "flip", "--diff")]
             .filter(\.0).map(\.1)
     }
 
@@ -129,6 +132,11 @@ struct CompareCommand: ParsableCommand {
     }
 
     private var computesFLIP: Bool { resolvedMetric != "standard" }
+    /// Where the ꟻLIP map goes: --flip-map, or --diff when ꟻLIP is the only metric (a map of the
+    /// metric asked for).
+    private var flipMapPath: String? { flipMap ?? (metric == "flip" ? diff : nil) }
+    /// Where the heat map of the differences goes.
+    private var diffPath: String? { metric == "flip" ? nil : diff }
     private var computesStandard: Bool { resolvedMetric != "flip" }
 
     /// The viewing conditions of ꟻLIP: --ppd, or the monitor (the library fills the parts not given).
@@ -178,8 +186,8 @@ struct CompareCommand: ParsableCommand {
         if let maxFLIP, let flip, flip.statistics.mean > maxFLIP {
             failures.append("mean ꟻLIP \(formatted(flip.statistics.mean, digits: 4)) > \(maxFLIP)")
         }
-        if let flipMap, let flip { try PNGCodec.write(FLIPMap.image(flip.errors, width: flip.width, height: flip.height), to: flipMap) }
-        if let diff { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diff) }
+        if let flipMapPath, let flip { try PNGCodec.write(FLIPMap.image(flip.errors, width: flip.width, height: flip.height), to: flipMapPath) }
+        if let diffPath { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diffPath) }
         let report = report(a.width, a.height, comparesAlpha, comparison, flip, failures)
         try writeToStandardOutput((json ? report.json : report.text) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
@@ -190,9 +198,9 @@ struct CompareCommand: ParsableCommand {
 
     private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
         (computesStandard ? ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths,
-                                                               heatMap: diff != nil) : decoded)
+                                                               heatMap: diffPath != nil) : decoded)
             + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height, viewing: viewing) : 0)
-            + (flipMap != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
+            + (flipMapPath != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
     }
 
     private func report(_ width: Int, _ height: Int, _ comparesAlpha: Bool, _ c: ImageComparison?, _ flip: FLIPComparison?,

@@ -107,6 +107,17 @@ import Testing
         #expect(text.stdout.contains("weighted median"))
     }
 
+    /// With ꟻLIP alone, --diff writes the map of that metric: the same file as --flip-map.
+    @Test func diffWithFLIPAloneIsTheFLIPMap() throws {
+        let workspace = try Workspace()
+        try Self.images(in: workspace)
+        let viaDiff = try workspace.run("compare", "output/a.png", "output/b.png", "--metric", "flip", "--diff", "output/diff.png")
+        #expect(viaDiff.status == 0 && viaDiff.stdout.contains("ꟻLIP"), "\(viaDiff.stderr)")
+        let viaMap = try workspace.run("compare", "output/a.png", "output/b.png", "--metric", "flip", "--flip-map", "output/flip.png")
+        #expect(viaMap.status == 0, "\(viaMap.stderr)")
+        #expect(try PNGCodec.read(workspace.file("output/diff.png")) == PNGCodec.read(workspace.file("output/flip.png")))
+    }
+
     @Test func maxFLIPExitCodes() throws {
         let workspace = try Workspace()
         try Self.images(in: workspace)
@@ -124,7 +135,8 @@ import Testing
 
     @Test(arguments: [["--metric", "flp"], ["--max-flip", "1.5"], ["--max-flip", "nan"], ["--ppd", "0"], ["--metric", "flip", "--min-psnr", "30"],
                       ["--ppd", "60"], ["--metric", "all", "--ppd", "60", "--monitor-distance", "1"], ["--metric", "flip", "--flip-background", "grey"],
-                      ["--metric", "flip", "--monitor-width", "-1"], ["--metric", "flip", "--flip-map", "output/a.png"]])
+                      ["--metric", "flip", "--monitor-width", "-1"], ["--metric", "flip", "--flip-map", "output/a.png"],
+                      ["--metric", "flip", "--diff", "output/d.png", "--flip-map", "output/f.png"]])
     func badFLIPOptions(arguments: [String]) throws {
         let workspace = try Workspace()
         try Self.images(in: workspace)

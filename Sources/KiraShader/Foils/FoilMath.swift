@@ -88,7 +88,7 @@ import CKiraLanes
     }
 
     @inlinable @inline(__always)
-    @usableFromInline package static func bump(_ t: Lanes) -> Lanes {
+    package static func bump(_ t: Lanes) -> Lanes {
         let f = Lanes.max(1 - t, .zero)
         return f * f
     }
