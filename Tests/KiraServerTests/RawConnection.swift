@@ -75,27 +75,23 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     }
 
     /// What the server sends until `done` holds for all of it, the connection closes or
-    /// `seconds` pass (on a Dispatch thread, as ``readUntilClosed(seconds:)``).
+    /// `seconds` pass (on a thread of its own, as ``readUntilClosed(seconds:)``).
     func read(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> [UInt8] {
         await receive(seconds: seconds, until: done).bytes
     }
 
     /// Reads everything until the server closes, `chunk` bytes at a time with a pause of `pause`
     /// after each (a slow reader), at most `seconds` in all; nil if the time ran out.
-    func readSlowly(chunk: Int, pause: Double, seconds: Double) async -> [UInt8]? {
-        await withCheckedContinuation { continuation in
-            RawConnection.onOwnThread {
-                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: chunk)
-                let end = clock_gettime_seconds() + seconds
-                while clock_gettime_seconds() < end {
-                    let n = recv(self.descriptor, &buffer, chunk, 0)
-                    if n <= 0 { return continuation.resume(returning: received) }
-                    received += buffer[0..<n]
-                    usleep(UInt32(pause * 1e6))
-                }
-                continuation.resume(returning: nil)
-            }
+    func readSlowly(chunk: Int, pause: Double, seconds: Double) -> [UInt8]? {
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: chunk)
+        let end = clock_gettime_seconds() + seconds
+        while clock_gettime_seconds() < end {
+            let n = recv(descriptor, &buffer, chunk, 0)
+            if n <= 0 { return received }
+            received += buffer[0..<n]
+            usleep(UInt32(pause * 1e6))
         }
+        return nil
     }
 
     /// The request that opens a WebSocket at `path` (RFC 6455's example key).
