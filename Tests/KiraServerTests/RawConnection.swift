@@ -67,7 +67,7 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     }
 
     /// Everything the server sends until it closes the connection or `seconds` pass; nil when
-    /// the time ran out with the connection still open. It waits on a Dispatch thread, leaving
+    /// the time ran out with the connection still open. It waits on a thread of its own, leaving
     /// the threads Swift's tasks run on to the server.
     func readUntilClosed(seconds: Double) async -> [UInt8]? {
         let (received, closed) = await receive(seconds: seconds) { _ in false }
