@@ -52,7 +52,9 @@ import Testing
     /// SIGTERM under load: the renders in flight are answered, then the process exits 0.
     @Test func sigtermLetsRequestsInFlightFinishAndExitsZero() throws {
         let workspace = try Workspace(empty: ())
-        let server = try ServeProcess(["--max-inflight", "1"], in: workspace.path)
+        // A grace period no debug render under a loaded suite outlasts: three 3000×3900 renders one
+        // after another once took more than the default 20 s, and were rightly cut.
+        let server = try ServeProcess(["--max-inflight", "1", "--grace-period", "300"], in: workspace.path)
         let results = Locked<[Curl.Response]>([])
         let group = DispatchGroup()
         // A thread each, not Dispatch: three blocked Dispatch workers on a 2-core machine ran
