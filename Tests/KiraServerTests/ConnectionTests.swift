@@ -88,16 +88,14 @@ import Testing
         try await ServerFixtures.running(configuration, render: immediateRender(frame)) { port in
             // Connect, ask and read on one thread of its own: a gap of a second between them (a
             // task waiting for a thread while the whole suite runs) would rightly be timed out.
-            let read: [UInt8]? = try await withCheckedThrowingContinuation { continuation in
-                RawConnection.onOwnThread {
-                    continuation.resume(with: Result {
-                        let connection = try RawConnection(port: port, receiveBuffer: 32 << 10)
-                        connection.send("GET /v1/cards/sample/render.png?size=8x8 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
-                        // About 1.3 MB/s: 2.4 s, past two idle timeouts.
-                        return connection.readSlowly(chunk: 32 << 10, pause: 0.025, seconds: 60)
-                    })
+            let read = try await RawConnection.onOwnThread {
+                Result {
+                    let connection = try RawConnection(port: port, receiveBuffer: 32 << 10)
+                    connection.send("GET /v1/cards/sample/render.png?size=8x8 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+                    // About 1.3 MB/s: 2.4 s, past two idle timeouts.
+                    return connection.readSlowly(chunk: 32 << 10, pause: 0.025, seconds: 60)
                 }
-            }
+            }.get()
             let answer = try #require(read)
             #expect(Self.statusLine(answer) == "HTTP/1.1 200 OK")
             #expect(answer.count > frame.count && answer.suffix(frame.count).elementsEqual(frame), "got \(answer.count) bytes")

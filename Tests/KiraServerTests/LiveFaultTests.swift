@@ -77,7 +77,7 @@ import Testing
             #expect(try await Self.renders(client, reaching: 1) >= 1)
             // A flip after the drags keeps the card moving for a while: a server that did not wait
             // for the page would go on rendering it.
-            await onOwnThread {
+            await RawConnection.onOwnThread {
                 for i in 1...5_000 { connection.sendWebSocketText(#"{"type":"drag","id":\#(i),"dx":\#(i % 90),"dy":\#(i % 7)}"#) }
                 connection.sendWebSocketText(#"{"type":"flip"}"#)
             }
@@ -99,7 +99,7 @@ import Testing
         try #require(limit >= 2200, "this test holds 1 000 connections at both ends; the open-file limit is \(limit)")
         try await ServerFixtures.running(ServerFixtures.configuration { $0.maxLiveConnections = 4 }) { port in
             let connections = try await RawConnection.open(1000, port: port)
-            await onOwnThread { for connection in connections { connection.send(RawConnection.webSocketUpgrade(path: "/live")) } }
+            await RawConnection.onOwnThread { for connection in connections { connection.send(RawConnection.webSocketUpgrade(path: "/live")) } }
             var served = 0, refused = 0, other: [String] = []
             for connection in connections {
                 let bytes = await connection.read(seconds: 120) { !RawConnection.webSocketFrames(in: $0).isEmpty }
@@ -140,15 +140,4 @@ import Testing
 }
 
 enum LiveFaultFailure: Error { case notEightBit }
-
-/// Runs `work` on a thread of its own (``RawConnection/onOwnThread(_:)``): blocking socket calls
-/// stay off the threads the server's tasks and other tests' renders run on.
-private func onOwnThread(_ work: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { continuation in
-        RawConnection.onOwnThread {
-            work()
-            continuation.resume()
-        }
-    }
-}
 #endif

@@ -35,31 +35,26 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     /// Runs blocking socket work on a thread made for it: Dispatch's global queue has about one
     /// thread per processor, and in the whole suite other tests' renders hold them, so a reader
     /// queued there started minutes late and the server rightly closed the idle connection.
-    static func onOwnThread(_ work: @escaping @Sendable () -> Void) {
-        Thread { work() }.start()
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 
     /// `count` connections, made on a thread of their own: a blocking `connect` on one of the few
     /// threads Swift's tasks run on would hold back the server accepting them (under a loaded
     /// machine, 2 000 connects then timed out after two minutes).
     static func open(_ count: Int, port: Int, receiveBuffer: Int? = nil) async throws -> [RawConnection] {
-        try await withCheckedThrowingContinuation { continuation in
-            RawConnection.onOwnThread {
-                continuation.resume(with: Result { try (0..<count).map { _ in try RawConnection(port: port, receiveBuffer: receiveBuffer) } })
-            }
-        }
+        try await onOwnThread {
+            Result { try (0..<count).map { _ in try RawConnection(port: port, receiveBuffer: receiveBuffer) } }
+        }.get()
     }
 
     func send(_ text: String) { send(bytes: Array(text.utf8)) }
 
     /// Sends `bytes` from a thread of its own: a large send blocks until the server reads.
     func sendOnDispatch(_ bytes: [UInt8]) async {
-        await withCheckedContinuation { continuation in
-            RawConnection.onOwnThread {
-                self.send(bytes: bytes)
-                continuation.resume()
-            }
-        }
+        await Self.onOwnThread { self.send(bytes: bytes) }
     }
 
     func send(bytes: [UInt8]) {
@@ -132,23 +127,21 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
     /// Reads on a thread of its own until `done` holds for what came, the connection closes
     /// (`closed`) or `seconds` pass.
     private func receive(seconds: Double, until done: @escaping @Sendable ([UInt8]) -> Bool) async -> (bytes: [UInt8], closed: Bool) {
-        await withCheckedContinuation { continuation in
-            RawConnection.onOwnThread {
-                var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536), closed = false
-                let end = clock_gettime_seconds() + seconds
-                while !done(received) {
-                    let left = end - clock_gettime_seconds()
-                    var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-                    guard left > 0, poll(&poller, 1, Int32(left * 1000)) > 0 else { break }
-                    let n = recv(self.descriptor, &buffer, buffer.count, 0)
-                    if n <= 0 {
-                        closed = true
-                        break
-                    }
-                    received += buffer[0..<n]
+        await Self.onOwnThread {
+            var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536), closed = false
+            let end = clock_gettime_seconds() + seconds
+            while !done(received) {
+                let left = end - clock_gettime_seconds()
+                var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                guard left > 0, poll(&poller, 1, Int32(left * 1000)) > 0 else { break }
+                let n = recv(self.descriptor, &buffer, buffer.count, 0)
+                if n <= 0 {
+                    closed = true
+                    break
                 }
-                continuation.resume(returning: (received, closed))
+                received += buffer[0..<n]
             }
+            return (received, closed)
         }
     }
 
