@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KiraFiles
 import KiraFormats
 import KiraImage
 import KiraRender
@@ -52,15 +53,19 @@ public final class CatalogueRenderer {
     public let batchBytes: Int
     /// Files every job reads besides its textures (the manifest): no output may be one of them.
     public let inputs: [String]
+    /// What one frame may need, as `kira render` checks it: a row over it fails alone.
+    public let budget: MemoryBudget
 
     /// - Parameter inputs: files the jobs read besides their textures (the manifest).
     public init(threads: Int = TileScheduler.processorCount, cache: TextureCache = TextureCache(),
-                batchSize: Int = 8, batchBytes: Int = 256 << 20, inputs: [String] = []) {
+                batchSize: Int = 8, batchBytes: Int = 256 << 20, inputs: [String] = [],
+                budget: MemoryBudget = .standard) {
         pipeline = FramePipeline(threads: threads, batchSize: batchSize)
         self.inputs = inputs
         self.cache = cache
         self.batchSize = max(1, batchSize)
         self.batchBytes = batchBytes
+        self.budget = budget
     }
 
     /// What happened to a job.
@@ -100,11 +105,12 @@ public final class CatalogueRenderer {
                 continue
             }
             // Each frame through the library's checks (a {width} over its canvas, the format's
-            // settings), as `kira render` makes them; a frame that fails them fails its row alone.
+            // settings, its memory), as `kira render` makes them; a frame that fails them fails its
+            // row alone.
             var frames: [(job: Int, frame: PreparedFrame)] = []
             for index in group {
                 do throws(RequestError) {
-                    frames.append((index, try jobs[index].request.prepare(card.faces, format: jobs[index].format, budget: nil)))
+                    frames.append((index, try jobs[index].request.prepare(card.faces, format: jobs[index].format, budget: budget)))
                 } catch {
                     report(index, .failed(error.description))
                 }

@@ -121,4 +121,16 @@ import Testing
         }
         #expect(reason.contains("blocker"), "\(reason)")
     }
+
+    /// A row whose frame would not fit the memory budget fails alone, with the reason `kira
+    /// render` gives for it; the rows beside it render.
+    @Test func aFrameOverTheMemoryBudgetFailsAlone() throws {
+        let jobs = [job(1, art: "art1", tilt: 5), job(2, art: "art1", tilt: 3, canvas: (4000, 4000)), job(3, art: "art1", tilt: 1)]
+        var outcomes: [Int: CatalogueRenderer.Outcome] = [:]
+        CatalogueRenderer(threads: 2, budget: MemoryBudget(bytes: 32 << 20)).render(jobs) { outcomes[$0] = $1 }
+        #expect(outcomes[0] == .rendered && outcomes[2] == .rendered)
+        let expected = #expect(throws: RequestError.self) { try jobs[1].request.prepare(writingTo: jobs[1].output, budget: MemoryBudget(bytes: 32 << 20)) }
+        #expect(outcomes[1] == .failed(expected?.description ?? "(kira render accepted it)"))
+        #expect(!FileManager.default.fileExists(atPath: jobs[1].output))
+    }
 }
