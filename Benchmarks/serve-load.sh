@@ -79,7 +79,10 @@ start_server() {  # start_server ARGS... -> sets port, server_pid; prints start-
     "$kira" serve --port "$port" "$@" 2> "$work/serve-$port.log" &
     server_pid=$!
     pids+=("$server_pid")
-    until curl -s -o /dev/null "http://127.0.0.1:$port/healthz"; do sleep 0.005; done
+    until curl -s -o /dev/null "http://127.0.0.1:$port/healthz"; do
+        kill -0 "$server_pid" 2>/dev/null || { echo "serve-load.sh: kira serve exited: $(tail -n 1 "$work/serve-$port.log")" >&2; exit 1; }
+        sleep 0.005
+    done
     end="$(date +%s%N)"
     startup_ms=$(( (end - begin) / 1000000 ))
 }
