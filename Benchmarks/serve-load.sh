@@ -12,6 +12,9 @@ seconds="${1:-10}"
 root="$(pwd)"
 kira="$root/.build/release/kira"
 [ -x "$kira" ] || { echo "build first: swift build -c release" >&2; exit 2; }
+for tool in wrk curl python3; do
+    command -v "$tool" > /dev/null || { echo "serve-load.sh: needs $tool (Debian: apt-get install $tool)" >&2; exit 2; }
+done
 work="$(mktemp -d)"
 pids=()
 cleanup() {
