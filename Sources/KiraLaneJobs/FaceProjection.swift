@@ -67,11 +67,11 @@ package struct FaceProjection {
         let h1 = inverse.homogeneous(SIMD2(Double(columns.upperBound - 1) + 0.5, Double(y) + 0.5))
         // hz must keep its sign along the row (it does wherever the face is in front).
         guard h0.z != 0, h1.z != 0, (h0.z > 0) == (h1.z > 0) else { return true }
-        var longest = 0.0
-        for m in [m0, m1] {
+        func longest(_ m: SIMD3<Double>) -> Double {
             func numerator(_ h: SIMD3<Double>) -> SIMD2<Double> { SIMD2(m.x, m.y) * h.z - SIMD2(h.x, h.y) * m.z }
-            longest = max(longest, Self.largestRatio(numerator(h0), numerator(h1), h0.z, h1.z))
+            return Self.largestRatio(numerator(h0), numerator(h1), h0.z, h1.z)
         }
+        let longest = max(max(0, longest(m0)), longest(m1))
         // A margin for rounding: a pixel's own length is computed another way.
         return !(longest * 1.001 <= KIRA_FOOTPRINT_ONSET)
     }
@@ -89,17 +89,20 @@ package struct FaceProjection {
         var largest = max(ratio(0), ratio(1))
         // (2a t + b)(c + d t) − 4 d (a t² + b t + e) = 0
         let qa = -2 * a * d, qb = 2 * a * c - 3 * b * d, qc = b * c - 4 * e * d
-        var roots: [Double] = []
+        // The roots, none, one or two (NaN where there is none: not in 0...1), without an array:
+        // this runs on every row of every face.
+        var roots = (Double.nan, Double.nan)
         if qa == 0 {
-            if qb != 0 { roots.append(-qc / qb) }
+            if qb != 0 { roots.0 = -qc / qb }
         } else {
             let discriminant = qb * qb - 4 * qa * qc
             if discriminant >= 0 {
                 let root = discriminant.squareRoot()
-                roots += [(-qb + root) / (2 * qa), (-qb - root) / (2 * qa)]
+                roots = ((-qb + root) / (2 * qa), (-qb - root) / (2 * qa))
             }
         }
-        for t in roots where t > 0 && t < 1 { largest = max(largest, ratio(t)) }
+        if roots.0 > 0 && roots.0 < 1 { largest = max(largest, ratio(roots.0)) }
+        if roots.1 > 0 && roots.1 < 1 { largest = max(largest, ratio(roots.1)) }
         return largest
     }
 
