@@ -65,11 +65,13 @@ struct ShadeKernel<F: FoilShader> {
 
         // Sixteen pixels for every frame: the normal-independent work once, then per frame only
         // what depends on the normal. The depths, the premultiplication and the frame count are
-        // arguments so that the common cold frame's loop can pass constants.
+        // arguments so that the common cold frame's loop can pass constants; there (8-bit art,
+        // `keepsAlpha`) an 8-bit output takes the art's alpha bytes as they are.
         @inline(__always) func shade16(_ row: F.Tables.Row, _ x: Int, _ y: Int, _ art: UnsafeRawPointer,
                                        _ mask: UnsafeRawPointer, _ heightRows: HeightRows,
                                        _ outs: UnsafeMutablePointer<UnsafeMutableRawPointer>, _ offset: Int,
-                                       wideArt: Bool, wideMask: Bool, premultiplied: Bool, frames: Int) {
+                                       wideArt: Bool, wideMask: Bool, premultiplied: Bool, frames: Int,
+                                       keepsAlpha: Bool) {
             var (layer, alpha) = wideArt ? RGBLanes.loadRGBA16(art) : RGBLanes.loadRGBA8(art)
             if premultiplied { layer = RGBLanes(layer.r * alpha, layer.g * alpha, layer.b * alpha) }
             let mono = (wideMask ? RGBLanes.loadRGBA16(mask) : RGBLanes.loadRGBA8(mask)).rgb
@@ -81,7 +83,11 @@ struct ShadeKernel<F: FoilShader> {
                 if G.glare, let glares {
                     colour = Glare.apply(colour, coverage: input.coverage, x: input.centresX, y: input.centreY, frame: glares[k])
                 }
-                O.storeLanes(colour, alpha: alpha, to: outs[k] + offset)
+                if keepsAlpha && O.self == UInt8.self {
+                    RGBLanes.storeRGBA8(colour, alphaOf: art.loadUnaligned(as: SIMD16<UInt32>.self), to: outs[k] + offset)
+                } else {
+                    O.storeLanes(colour, alpha: alpha, to: outs[k] + offset)
+                }
             }
         }
 
@@ -110,13 +116,14 @@ struct ShadeKernel<F: FoilShader> {
                 // of them, mostly on the stack, across the tests (cold shade at v3 1.09x, Zen 4).
                 while x < full {
                     shade16(row, x, y, artRow + x * 4, maskRow + x * 4, heightRows, rowOuts, x * outPixel,
-                            wideArt: false, wideMask: false, premultiplied: false, frames: 1)
+                            wideArt: false, wideMask: false, premultiplied: false, frames: 1, keepsAlpha: true)
                     x += lanes
                 }
             } else {
                 while x < full {
                     shade16(row, x, y, artRow + x * artPixel, maskRow + x * maskPixel, heightRows, rowOuts, x * outPixel,
-                            wideArt: wideArt, wideMask: wideMask, premultiplied: premultiplied, frames: frames)
+                            wideArt: wideArt, wideMask: wideMask, premultiplied: premultiplied, frames: frames,
+                            keepsAlpha: false)
                     x += lanes
                 }
             }
@@ -127,7 +134,8 @@ struct ShadeKernel<F: FoilShader> {
                 space.tailArt.copyMemory(from: artRow + x * artPixel, byteCount: count * artPixel)
                 space.tailMask.copyMemory(from: maskRow + x * maskPixel, byteCount: count * maskPixel)
                 shade16(row, x, y, space.tailArt, space.tailMask, heightRows, tailPointers, 0,
-                        wideArt: wideArt, wideMask: wideMask, premultiplied: premultiplied, frames: frames)
+                        wideArt: wideArt, wideMask: wideMask, premultiplied: premultiplied, frames: frames,
+                        keepsAlpha: false)
                 for k in 0..<frames {
                     (rowOuts[k] + x * outPixel).copyMemory(from: tailPointers[k], byteCount: count * outPixel)
                 }

@@ -1,7 +1,8 @@
 // Checks, for every 32-bit pattern (NaNs and infinities included), that the AVX2 forms of the
 // lane helpers in kira_lanes.h have the bits of their portable forms: kira_min and kira_max (as
 // minps and maxps, against a spread of other operands, both ways round), kira_quantize at 8 and
-// 16 bits (cvtps2dq) and kira_rgba8_words (the saturating packs), the value in every channel.
+// 16 bits (cvtps2dq) and kira_rgba8_words (the saturating packs), the value in every channel,
+// and kira_rgba8_words_keeping_alpha (every alpha byte kept as the quantiser would store it).
 // Built for x86-64-v3, so the header takes its AVX2 branches; the portable forms are written out
 // here as the header's other branch has them. Needs clang (ext_vector_type); seconds on one core:
 //
@@ -55,6 +56,11 @@ int main(void) {
         bad |= kira_rgba8_words(y, x, y, y) != portable_rgba8_words(y, x, y, y);
         bad |= kira_rgba8_words(y, y, x, y) != portable_rgba8_words(y, y, x, y);
         bad |= kira_rgba8_words(y, y, y, x) != portable_rgba8_words(y, y, y, x);
+        // Every alpha byte, read as the shader reads it, beside every pattern in a colour channel.
+        kira_u16 pixels = bits << 24;
+        kira_f16 alpha = kira_rgba8_channel(pixels, 24);
+        bad |= kira_rgba8_words_keeping_alpha(x, y, y, pixels) != portable_rgba8_words(x, y, y, alpha);
+        bad |= kira_rgba8_words_keeping_alpha(y, y, x, pixels) != portable_rgba8_words(y, y, x, alpha);
         for (int i = 0; i < 16; i++) {
             if (bad[i] && failed++ < 5) printf("differs at bits %08x\n", (uint32_t)base + i);
         }

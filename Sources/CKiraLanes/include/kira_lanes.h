@@ -131,12 +131,12 @@ static inline __attribute__((always_inline)) kira_v8si_x kira_quantize8_unsatura
     return __builtin_ia32_cvtps2dq256(__builtin_ia32_minps256(one, x) * 255.0f);
 }
 
-/// Eight RGBA8 pixels as words: each channel as `kira_quantize8_unsaturated`, packed with
-/// signed then unsigned saturation (the clamp at 0), then each 128-bit half's bytes from
-/// RRRRGGGGBBBBAAAA to RGBA order.
-static inline __attribute__((always_inline)) kira_v8si_x kira_rgba8_words8(kira_v8sf r, kira_v8sf g, kira_v8sf b, kira_v8sf a) {
+/// Eight RGBA8 pixels as words from the colour channels' `kira_quantize8_unsaturated` and the
+/// alpha's bytes (as int32), packed with signed then unsigned saturation (the clamp at 0), then
+/// each 128-bit half's bytes from RRRRGGGGBBBBAAAA to RGBA order.
+static inline __attribute__((always_inline)) kira_v8si_x kira_rgba8_pack8(kira_v8sf r, kira_v8sf g, kira_v8sf b, kira_v8si_x a) {
     kira_v16hi_x rg = __builtin_ia32_packssdw256(kira_quantize8_unsaturated(r), kira_quantize8_unsaturated(g));
-    kira_v16hi_x ba = __builtin_ia32_packssdw256(kira_quantize8_unsaturated(b), kira_quantize8_unsaturated(a));
+    kira_v16hi_x ba = __builtin_ia32_packssdw256(kira_quantize8_unsaturated(b), a);
     kira_v32qi_x bytes = __builtin_ia32_packuswb256(rg, ba);
     kira_v32qi_x order = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
                           0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
@@ -149,12 +149,29 @@ static inline __attribute__((always_inline)) kira_u16 kira_rgba8_words(kira_f16 
 #if defined(__AVX2__) && !defined(__AVX512F__)
     // The packs clamp at 0 and place the bytes, where the shifts and ors took twice the
     // instructions.
-    kira_v8si_x low = kira_rgba8_words8(kira_low8f(r), kira_low8f(g), kira_low8f(b), kira_low8f(a));
-    kira_v8si_x high = kira_rgba8_words8(kira_high8f(r), kira_high8f(g), kira_high8f(b), kira_high8f(a));
+    kira_v8si_x low = kira_rgba8_pack8(kira_low8f(r), kira_low8f(g), kira_low8f(b), kira_quantize8_unsaturated(kira_low8f(a)));
+    kira_v8si_x high = kira_rgba8_pack8(kira_high8f(r), kira_high8f(g), kira_high8f(b), kira_quantize8_unsaturated(kira_high8f(a)));
     return (kira_u16)__builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 #else
     return kira_quantize(r, 255.0f) | (kira_quantize(g, 255.0f) << 8) | (kira_quantize(b, 255.0f) << 16)
         | (kira_quantize(a, 255.0f) << 24);
+#endif
+}
+
+/// `kira_rgba8_words(r, g, b, a)` for an alpha `a` read from the RGBA8 pixels `pixels`
+/// (`kira_rgba8_channel(pixels, 24)`), whose alpha bytes it keeps: such an alpha quantises back to
+/// its byte (all 256 checked), so the store need not convert it twice.
+static inline __attribute__((always_inline)) kira_u16 kira_rgba8_words_keeping_alpha(kira_f16 r, kira_f16 g, kira_f16 b, kira_u16 pixels) {
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    kira_u16 alpha = pixels >> 24;
+    kira_v8si_x low = kira_rgba8_pack8(kira_low8f(r), kira_low8f(g), kira_low8f(b),
+                                       (kira_v8si_x)__builtin_shufflevector(alpha, alpha, 0, 1, 2, 3, 4, 5, 6, 7));
+    kira_v8si_x high = kira_rgba8_pack8(kira_high8f(r), kira_high8f(g), kira_high8f(b),
+                                        (kira_v8si_x)__builtin_shufflevector(alpha, alpha, 8, 9, 10, 11, 12, 13, 14, 15));
+    return (kira_u16)__builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+    return kira_quantize(r, 255.0f) | (kira_quantize(g, 255.0f) << 8) | (kira_quantize(b, 255.0f) << 16)
+        | (pixels & 0xFF000000u);
 #endif
 }
 
