@@ -113,7 +113,7 @@ struct ShadeKernel<F: FoilShader> {
                 // The common cold frame (8-bit art and mask, straight colours, one frame) in a loop
                 // of its own, where the tests are constants: one block from the loads to the
                 // store, so the compiler loads each value where it is used instead of holding all
-                // of them, mostly on the stack, across the tests (cold shade at v3 1.09x, Zen 4).
+                // of them, mostly on the stack, across the tests (cold shade at v3 1.08x, Zen 4).
                 while x < full {
                     shade16(row, x, y, artRow + x * 4, maskRow + x * 4, heightRows, rowOuts, x * outPixel,
                             wideArt: false, wideMask: false, premultiplied: false, frames: 1, keepsAlpha: true)
