@@ -29,8 +29,9 @@ struct ShadeKernel<F: FoilShader> {
 
     /// Shades the rows of tile `tile`. The art's and the mask's depths are tested per sixteen
     /// pixels rather than specialised for (four times fewer copies of every foil's loop, which
-    /// were most of the renderer's machine code); the output's is specialised for, since a test
-    /// in the loop over frames made the compiler keep the lanes on the stack.
+    /// were most of the renderer's machine code), except in one loop for the common cold frame
+    /// (see `shadeRows`); the output's is specialised for, since a test in the loop over frames
+    /// made the compiler keep the lanes on the stack.
     func shade(tile: Int, worker: Int) {
         let rows = (tile * tileRows)..<min((tile + 1) * tileRows, frame.height)
         // The glare in a specialisation of its own too: in the same loop, even behind a test, it
@@ -63,10 +64,14 @@ struct ShadeKernel<F: FoilShader> {
         var heights = HeightRing(space: space, first: rows.lowerBound, source: height, height: frame.height)
 
         // Sixteen pixels for every frame: the normal-independent work once, then per frame only
-        // what depends on the normal.
+        // what depends on the normal. The depths, the premultiplication and the frame count are
+        // arguments so that the common cold frame's loop can pass constants; there (8-bit art,
+        // `keepsAlpha`) an 8-bit output takes the art's alpha bytes as they are.
         @inline(__always) func shade16(_ row: F.Tables.Row, _ x: Int, _ y: Int, _ art: UnsafeRawPointer,
                                        _ mask: UnsafeRawPointer, _ heightRows: HeightRows,
-                                       _ outs: UnsafeMutablePointer<UnsafeMutableRawPointer>, _ offset: Int) {
+                                       _ outs: UnsafeMutablePointer<UnsafeMutableRawPointer>, _ offset: Int,
+                                       wideArt: Bool, wideMask: Bool, premultiplied: Bool, frames: Int,
+                                       keepsAlpha: Bool) {
             var (layer, alpha) = wideArt ? RGBLanes.loadRGBA16(art) : RGBLanes.loadRGBA8(art)
             if premultiplied { layer = RGBLanes(layer.r * alpha, layer.g * alpha, layer.b * alpha) }
             let mono = (wideMask ? RGBLanes.loadRGBA16(mask) : RGBLanes.loadRGBA8(mask)).rgb
@@ -78,7 +83,11 @@ struct ShadeKernel<F: FoilShader> {
                 if G.glare, let glares {
                     colour = Glare.apply(colour, coverage: input.coverage, x: input.centresX, y: input.centreY, frame: glares[k])
                 }
-                O.storeLanes(colour, alpha: alpha, to: outs[k] + offset)
+                if keepsAlpha && O.self == UInt8.self {
+                    RGBLanes.storeRGBA8(colour, alphaOf: art.loadUnaligned(as: SIMD16<UInt32>.self), to: outs[k] + offset)
+                } else {
+                    O.storeLanes(colour, alpha: alpha, to: outs[k] + offset)
+                }
             }
         }
 
@@ -100,9 +109,23 @@ struct ShadeKernel<F: FoilShader> {
 
             let full = width - width % lanes
             var x = 0
-            while x < full {
-                shade16(row, x, y, artRow + x * artPixel, maskRow + x * maskPixel, heightRows, rowOuts, x * outPixel)
-                x += lanes
+            if !wideArt && !wideMask && !premultiplied && frames == 1 {
+                // The common cold frame (8-bit art and mask, straight colours, one frame) in a loop
+                // of its own, where the tests are constants: one block from the loads to the
+                // store, so the compiler loads each value where it is used instead of holding all
+                // of them, mostly on the stack, across the tests (cold shade at v3 1.08x, Zen 4).
+                while x < full {
+                    shade16(row, x, y, artRow + x * 4, maskRow + x * 4, heightRows, rowOuts, x * outPixel,
+                            wideArt: false, wideMask: false, premultiplied: false, frames: 1, keepsAlpha: true)
+                    x += lanes
+                }
+            } else {
+                while x < full {
+                    shade16(row, x, y, artRow + x * artPixel, maskRow + x * maskPixel, heightRows, rowOuts, x * outPixel,
+                            wideArt: wideArt, wideMask: wideMask, premultiplied: premultiplied, frames: frames,
+                            keepsAlpha: false)
+                    x += lanes
+                }
             }
             // The row's last partial group of pixels, the one place a tail is handled: copied to
             // scratch, shaded as sixteen, and only the real pixels copied back.
@@ -110,7 +133,9 @@ struct ShadeKernel<F: FoilShader> {
                 let count = width - x
                 space.tailArt.copyMemory(from: artRow + x * artPixel, byteCount: count * artPixel)
                 space.tailMask.copyMemory(from: maskRow + x * maskPixel, byteCount: count * maskPixel)
-                shade16(row, x, y, space.tailArt, space.tailMask, heightRows, tailPointers, 0)
+                shade16(row, x, y, space.tailArt, space.tailMask, heightRows, tailPointers, 0,
+                        wideArt: wideArt, wideMask: wideMask, premultiplied: premultiplied, frames: frames,
+                        keepsAlpha: false)
                 for k in 0..<frames {
                     (rowOuts[k] + x * outPixel).copyMemory(from: tailPointers[k], byteCount: count * outPixel)
                 }

@@ -115,6 +115,14 @@ extension RGBLanes {
         p.storeBytes(of: kira_rgba8_words(rgb.r, rgb.g, rgb.b, alpha), as: SIMD16<UInt32>.self)
     }
 
+    /// Stores sixteen RGBA8 pixels at `p` whose alpha is that of the RGBA8 pixels `pixels` (as
+    /// ``loadRGBA8(_:)`` reads it): the same bytes as ``storeRGBA8(_:alpha:to:)``, the alpha bytes
+    /// copied instead of converted twice.
+    @inlinable @inline(__always)
+    package static func storeRGBA8(_ rgb: RGBLanes, alphaOf pixels: SIMD16<UInt32>, to p: UnsafeMutableRawPointer) {
+        p.storeBytes(of: kira_rgba8_words_keeping_alpha(rgb.r, rgb.g, rgb.b, pixels), as: SIMD16<UInt32>.self)
+    }
+
     /// Sixteen RGBA16 pixels at `p` (no alignment needed), channels in 0...1.
     @inlinable @inline(__always)
     public static func loadRGBA16(_ p: UnsafeRawPointer) -> (rgb: RGBLanes, alpha: Lanes) {
