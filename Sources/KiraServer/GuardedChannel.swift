@@ -9,7 +9,8 @@ import NIOHTTP1
 /// parse (``MalformedRequestHandler``, told apart by ``RequestStartRecorder``), a problem for a WebSocket upgrade it refuses
 /// (``FailedUpgradeHandler``), closes that wait for a slow reader's bytes and bytes
 /// queued for clients counted in the budget (``WriteProgressHandler``), and a connection closed
-/// when its task is cancelled (the grace period is over), whatever it was waiting for.
+/// when its task is cancelled (the grace period is over), whatever it was waiting for. A connection
+/// closed before its first head is no error in its log (``ConnectionLogHandler``).
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
@@ -35,7 +36,7 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func handle(value: Value, logger: Logger) async {
         await withTaskCancellationHandler {
-            await inner.handle(value: value, logger: logger)
+            await inner.handle(value: value, logger: ConnectionLogHandler.wrapping(logger))
         } onCancel: {
             value.channel.triggerUserOutboundEvent(WriteProgressHandler.CloseNow(), promise: nil)
         }
