@@ -47,11 +47,14 @@ final class FrameService: Sendable {
         self.metrics = metrics
         self.clock = clock
         renderFile = render
-        cache = FrameCache(capacity: configuration.cacheBytes, clock: clock) { metrics.cacheBytes.record($0) }
         // What the textures and the cache leave of the budget is for frames being rendered.
-        gate = AdmissionGate(slots: configuration.maxInflight,
-                             byteBudget: configuration.memory.bytes - configuration.cacheBytes - cards.textureBytes,
-                             maxWaiting: max(64, configuration.maxInflight * 32), clock: clock)
+        let gate = AdmissionGate(slots: configuration.maxInflight,
+                                 byteBudget: configuration.memory.bytes - configuration.cacheBytes - cards.textureBytes,
+                                 maxWaiting: max(64, configuration.maxInflight * 32), clock: clock)
+        self.gate = gate
+        // A cached frame queued for a slow client is counted in the cache's share only.
+        cache = FrameCache(capacity: configuration.cacheBytes, clock: clock, onChange: { metrics.cacheBytes.record($0) },
+                           onKeep: { frame, kept in gate.setCached(key: WriteProgressHandler.key(of: frame), kept) })
         signature = configuration.key.map(URLSignature.init(key:))
         metrics.textureBytes.record(cards.textureBytes)
     }
