@@ -61,7 +61,7 @@ import Testing
         let recorder = Recorder()
         let configuration = ServerFixtures.configuration {
             $0.logger = recorder.logger
-            $0.idleTimeout = .milliseconds(300)
+            $0.idleTimeout = .seconds(1)
         }
         try await ServerFixtures.running(configuration) { port in
             let connections = try await RawConnection.open(4, port: port)
@@ -70,7 +70,6 @@ import Testing
             for connection in connections.prefix(3) {
                 #expect(await connection.readUntilClosed(seconds: 60) != nil, "the first-head deadline did not close a connection")
             }
-            #expect(try await ServerFixtures.get("/healthz", port: port).status == .ok)
         }
         let lines = recorder.lines.withLock { $0 }
         #expect(!lines.contains { $0.level >= .error }, "\(lines.filter { $0.level >= .error })")
