@@ -34,9 +34,9 @@ struct AnimateCommand: ParsableCommand {
     }
 
     @Option(name: P.preset.long, help: P.preset.argumentHelp, completion: P.preset.completion) var preset: String
-    @Option(name: P.fps.long, help: P.fps.argumentHelp) var fps: String?
-    @Option(name: P.duration.long, help: P.duration.argumentHelp) var duration: String?
-    @Option(name: P.loops.long, help: P.loops.argumentHelp) var loops: String?
+    @Option(name: P.fps.long, parsing: P.fps.parsing, help: P.fps.argumentHelp) var fps: String?
+    @Option(name: P.duration.long, parsing: P.duration.parsing, help: P.duration.argumentHelp) var duration: String?
+    @Option(name: P.loops.long, parsing: P.loops.parsing, help: P.loops.argumentHelp) var loops: String?
     @Option(name: P.drag.long, help: P.drag.argumentHelp, completion: P.drag.completion) var drag: String?
 
     @OptionGroup var card: CardOptions

@@ -30,8 +30,8 @@ struct ShadeCommand: ParsableCommand {
     @Option(name: P.art.long, help: P.art.argumentHelp, completion: P.art.completion) var art: String?
     @Option(name: P.mask.long, help: P.mask.argumentHelp, completion: P.mask.completion) var mask: String?
     @Option(name: P.foilMap.long, help: P.foilMap.argumentHelp, completion: P.foilMap.completion) var foilMap: String?
-    @Option(name: P.tiltX.long, parsing: .unconditional, help: P.tiltX.argumentHelp) var tiltX: String?
-    @Option(name: P.tiltY.long, parsing: .unconditional, help: P.tiltY.argumentHelp) var tiltY: String?
+    @Option(name: P.tiltX.long, parsing: P.tiltX.parsing, help: P.tiltX.argumentHelp) var tiltX: String?
+    @Option(name: P.tiltY.long, parsing: P.tiltY.parsing, help: P.tiltY.argumentHelp) var tiltY: String?
     @Option(name: P.normal.long, parsing: .unconditional, help: P.normal.argumentHelp) var normal: String?
     @Flag(name: P.back.long, help: P.back.argumentHelp) var back = false
 

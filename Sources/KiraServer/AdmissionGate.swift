@@ -27,8 +27,11 @@ final class AdmissionGate: Sendable {
         var nextWaiter = 0
         /// Waiters whose time ran out before they were parked.
         var expired: Set<Int> = []
-        /// Bytes of answers queued for clients, by buffer: how many connections hold each, and its size.
-        var held: [Int: (connections: Int, bytes: Int)] = [:]
+        /// Bytes of answers queued for clients, by buffer: how many connections hold each, its size,
+        /// and whether it counts here (a cached frame counts in the cache's share instead).
+        var held: [Int: (connections: Int, bytes: Int, counted: Bool)] = [:]
+        /// The buffers the frame cache keeps.
+        var cached: Set<Int> = []
     }
 
     let slots: Int
@@ -107,15 +110,17 @@ final class AdmissionGate: Sendable {
     }
 
     /// An answer's buffer of `bytes`, identified by `key`, is queued for a client: it counts in the
-    /// budget (once, whichever connections hold it) until ``releaseHeld(key:)`` as often. It may
-    /// take the bytes over the budget: renders then wait until it is sent.
+    /// budget (once, whichever connections hold it, and not while the frame cache keeps it) until
+    /// ``releaseHeld(key:)`` as often. It may take the bytes over the budget: renders then wait
+    /// until it is sent.
     func hold(key: Int, bytes: Int) {
         state.withLock { state in
             if let entry = state.held[key] {
-                state.held[key] = (entry.connections + 1, entry.bytes)
+                state.held[key] = (entry.connections + 1, entry.bytes, entry.counted)
             } else {
-                state.held[key] = (1, bytes)
-                state.bytes += bytes
+                let counted = !state.cached.contains(key)
+                state.held[key] = (1, bytes, counted)
+                if counted { state.bytes += bytes }
             }
         }
     }
@@ -125,14 +130,28 @@ final class AdmissionGate: Sendable {
         let freed = state.withLock { state -> Int in
             guard let entry = state.held[key] else { return 0 }
             guard entry.connections == 1 else {
-                state.held[key] = (entry.connections - 1, entry.bytes)
+                state.held[key] = (entry.connections - 1, entry.bytes, entry.counted)
                 return 0
             }
             state.held[key] = nil
+            guard entry.counted else { return 0 }
             state.bytes -= entry.bytes
             return entry.bytes
         }
         if freed > 0 { release(bytes: 0, finished: false) }
+    }
+
+    /// The frame cache keeps the buffer `key` now (its bytes count in the cache's share), or no
+    /// longer: a buffer still queued for a client then counts here until it is sent.
+    func setCached(key: Int, _ isCached: Bool) {
+        let freed = state.withLock { state -> Bool in
+            if isCached { state.cached.insert(key) } else { state.cached.remove(key) }
+            guard let entry = state.held[key], entry.counted == isCached else { return false }
+            state.held[key] = (entry.connections, entry.bytes, !isCached)
+            state.bytes += isCached ? -entry.bytes : entry.bytes
+            return isCached
+        }
+        if freed { release(bytes: 0, finished: false) }
     }
 
     /// A waiter's time ran out: it leaves the line, refused.

@@ -36,12 +36,16 @@ final class FrameCache: Sendable {
     let capacity: Int
     private let state = Locked(State())
     private let onChange: @Sendable (_ heldBytes: Int) -> Void
+    private let onKeep: @Sendable (_ frame: ByteBuffer, _ kept: Bool) -> Void
     private let clock: any ServerClock
 
-    init(capacity: Int, clock: any ServerClock = SystemClock(), onChange: @escaping @Sendable (_ heldBytes: Int) -> Void = { _ in }) {
+    /// `onChange` hears the bytes held after each change; `onKeep` each frame kept and each let go.
+    init(capacity: Int, clock: any ServerClock = SystemClock(), onChange: @escaping @Sendable (_ heldBytes: Int) -> Void = { _ in },
+         onKeep: @escaping @Sendable (_ frame: ByteBuffer, _ kept: Bool) -> Void = { _, _ in }) {
         self.capacity = capacity
         self.clock = clock
         self.onChange = onChange
+        self.onKeep = onKeep
     }
 
     /// The bytes held now.
@@ -110,18 +114,29 @@ final class FrameCache: Sendable {
 
     /// Ends a render: its frame is kept (when it fits) and handed to every waiter.
     private func finish(_ key: String, with result: Result<ByteBuffer, any Error>) {
+        var kept: ByteBuffer?
+        var dropped: [ByteBuffer] = []
         let (waiters, held) = state.withLock { state -> ([CheckedContinuation<ByteBuffer, any Error>], Int) in
             let flight = state.flights.removeValue(forKey: key)
             if case .success(let frame) = result, frame.readableBytes <= capacity {
+                if let old = state.entries.removeValue(forKey: key) {
+                    state.heldBytes -= old.readableBytes
+                    dropped.append(old)
+                }
                 while state.heldBytes + frame.readableBytes > capacity, let oldest = state.entries.elements.first {
                     state.entries.removeFirst()
                     state.heldBytes -= oldest.value.readableBytes
+                    dropped.append(oldest.value)
                 }
                 state.entries[key] = frame
                 state.heldBytes += frame.readableBytes
+                kept = frame
             }
             return (Array(flight?.waiters.values ?? [:].values), state.heldBytes)
         }
+        // Before any waiter has the frame to queue for its client, so that it is counted once.
+        for frame in dropped { onKeep(frame, false) }
+        if let kept { onKeep(kept, true) }
         onChange(held)
         for waiter in waiters { waiter.resume(with: result) }
     }

@@ -47,11 +47,14 @@ final class FrameService: Sendable {
         self.metrics = metrics
         self.clock = clock
         renderFile = render
-        cache = FrameCache(capacity: configuration.cacheBytes, clock: clock) { metrics.cacheBytes.record($0) }
         // What the textures and the cache leave of the budget is for frames being rendered.
-        gate = AdmissionGate(slots: configuration.maxInflight,
-                             byteBudget: configuration.memory.bytes - configuration.cacheBytes - cards.textureBytes,
-                             maxWaiting: max(64, configuration.maxInflight * 32), clock: clock)
+        let gate = AdmissionGate(slots: configuration.maxInflight,
+                                 byteBudget: configuration.memory.bytes - configuration.cacheBytes - cards.textureBytes,
+                                 maxWaiting: max(64, configuration.maxInflight * 32), clock: clock)
+        self.gate = gate
+        // A cached frame queued for a slow client is counted in the cache's share only.
+        cache = FrameCache(capacity: configuration.cacheBytes, clock: clock, onChange: { metrics.cacheBytes.record($0) },
+                           onKeep: { frame, kept in gate.setCached(key: WriteProgressHandler.key(of: frame), kept) })
         signature = configuration.key.map(URLSignature.init(key:))
         metrics.textureBytes.record(cards.textureBytes)
     }
@@ -161,8 +164,11 @@ final class FrameService: Sendable {
             throw Problem.tooLarge("the canvas would be \(scene.canvasWidth)x\(scene.canvasHeight), over this server's limit of "
                                    + "\(cap.width)x\(cap.height): give a smaller \(parameter)", parameter: parameter)
         }
-        // The textures are held already; a render adds its canvas, scratch and encoded file.
-        let frameBytes = request.estimatedPeakBytes(for: scene) - card.faces.byteCount
+        // The textures are held already; a render adds its canvas and scratch, and the encoded file
+        // twice: the encoder's bytes and the answer's buffer they are copied into, each at most the
+        // raw image (pixels of noise: a 77 MB PNG of a 4096x4096 16-bit canvas, 128 MiB raw).
+        let fileBytes = MemoryBudget.imageBytes(width: scene.canvasWidth, height: scene.canvasHeight, channelBytes: request.output.channelBytes)
+        let frameBytes = request.estimatedPeakBytes(for: scene) - card.faces.byteCount + 2 * fileBytes
         guard frameBytes <= gate.byteBudget else {
             throw Problem.tooLarge("a \(scene.canvasWidth)x\(scene.canvasHeight) frame needs about \(MemoryBudget.describe(frameBytes)) "
                                    + "to render, over the \(MemoryBudget.describe(gate.byteBudget)) this server has for frames: give a smaller size",

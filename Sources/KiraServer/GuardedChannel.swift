@@ -6,10 +6,11 @@ import NIOHTTP1
 
 /// A connection's child channel with what the upgradable HTTP/1 pipeline leaves out: a deadline
 /// for the first request head (``FirstHeadDeadlineHandler``), an answer to requests it cannot
-/// parse (``MalformedRequestHandler``), a problem for a WebSocket upgrade it refuses
+/// parse (``MalformedRequestHandler``, told apart by ``RequestStartRecorder``), a problem for a WebSocket upgrade it refuses
 /// (``FailedUpgradeHandler``), closes that wait for a slow reader's bytes and bytes
 /// queued for clients counted in the budget (``WriteProgressHandler``), and a connection closed
-/// when its task is cancelled (the grace period is over), whatever it was waiting for.
+/// when its task is cancelled (the grace period is over), whatever it was waiting for. A connection
+/// closed before its first head is no error in its log (``ConnectionLogHandler``).
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
@@ -19,13 +20,15 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(RequestStartRecorder(), position: .first)
             try channel.pipeline.syncOperations.addHandler(FirstHeadDeadlineHandler(timeout: timeout), position: .first)
             try channel.pipeline.syncOperations.addHandler(WriteProgressHandler(idleTimeout: timeout, gate: gate), position: .first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
         }.flatMapThrowing { value in
             let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(MalformedRequestHandler(), position: .after(decoder))
+            let start = try channel.pipeline.syncOperations.handler(type: RequestStartRecorder.self)
+            try channel.pipeline.syncOperations.addHandler(MalformedRequestHandler(start: start), position: .after(decoder))
             try channel.pipeline.syncOperations.addHandler(FailedUpgradeHandler(), position: .after(decoder))
             return value
         }
@@ -33,7 +36,7 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func handle(value: Value, logger: Logger) async {
         await withTaskCancellationHandler {
-            await inner.handle(value: value, logger: logger)
+            await inner.handle(value: value, logger: ConnectionLogHandler.wrapping(logger))
         } onCancel: {
             value.channel.triggerUserOutboundEvent(WriteProgressHandler.CloseNow(), promise: nil)
         }

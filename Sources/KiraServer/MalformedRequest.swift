@@ -16,15 +16,46 @@ enum MalformedRequest {
 
     /// What is wrong with a request, as far as the decoder says.
     enum Fault: String {
-        case headTooLarge, version, method, length, other
+        case headTooLarge, requestLineTooLong, version, unknownMethod, method, length, other
 
-        init(_ error: HTTPParserError) {
+        /// The decoder's limit of a head, request line included (llhttp's).
+        static let headLimit = 80 << 10
+
+        /// The fault of `error`, told apart by the request's first bytes (`start`) and the length
+        /// of its request line so far (`lineLength`, whole when `lineEnded`), where the decoder's
+        /// error alone does not say.
+        init(_ error: HTTPParserError, start: [UInt8] = [], lineLength: Int = 0, lineEnded: Bool = true) {
+            if let version = Self.version(in: start), !version.hasPrefix("HTTP/1.") {
+                // HTTP/2's preface (`PRI * HTTP/2.0`) pauses the decoder rather than failing it.
+                self = .version
+                return
+            }
             switch error {
-            case .headerOverflow: self = .headTooLarge
+            // However the bytes came in reads: a line over the limit alone is the line's fault.
+            case .headerOverflow: self = lineEnded && lineLength < Self.headLimit ? .headTooLarge : .requestLineTooLong
             case .invalidVersion: self = .version
-            case .invalidMethod: self = .method
+            case .invalidMethod, .paused: self = Self.startsWithMethodToken(start) ? .unknownMethod : .method
             case .invalidContentLength, .unexpectedContentLength: self = .length
             default: self = .other
+            }
+        }
+
+        /// The version of a whole request line within `start`: its third word.
+        private static func version(in start: [UInt8]) -> String? {
+            guard let end = start.firstIndex(of: 10) else { return nil }
+            let words = start[..<end].split(separator: 32, omittingEmptySubsequences: false)
+            guard words.count == 3 else { return nil }
+            let version = String(decoding: words[2].filter { $0 != 13 }, as: UTF8.self)
+            return version.hasPrefix("HTTP/") ? version : nil
+        }
+
+        /// Whether `start` is a method as RFC 9110 spells one (a token) and a space: a method
+        /// this server does not know (methods are case-sensitive: `get` is not GET).
+        private static func startsWithMethodToken(_ start: [UInt8]) -> Bool {
+            guard let space = start.firstIndex(of: 32), space > 0 else { return false }
+            let symbols = Set("!#$%&'*+-.^_`|~".utf8)
+            return start[..<space].allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || symbols.contains(byte)
             }
         }
 
@@ -34,9 +65,15 @@ enum MalformedRequest {
             case .headTooLarge:
                 Problem(status: .requestHeaderFieldsTooLarge, kind: "malformed-request", title: "The request head is too large",
                         detail: "the request line and headers exceed 80 KiB, or 1,000 fields; send a shorter URL and fewer headers")
+            case .requestLineTooLong:
+                Problem(status: .uriTooLong, kind: "malformed-request", title: "The request line is too long",
+                        detail: "the request line exceeds 80 KiB: send a shorter URL (a render query is at most 4096 bytes)")
             case .version:
                 Problem(status: .httpVersionNotSupported, kind: "malformed-request", title: "HTTP version not supported",
                         detail: "this server speaks HTTP/1.1 (and 1.0) in plain text: not HTTP/2, nor TLS on this port")
+            case .unknownMethod:
+                Problem(status: .notImplemented, kind: "malformed-request", title: "Method not implemented",
+                        detail: "this server implements GET and HEAD, spelled in capitals (methods are case-sensitive)")
             case .method:
                 Problem(status: .badRequest, kind: "malformed-request", title: "The request line cannot be read",
                         detail: "the request does not start with an HTTP method in capitals: frames are GET (or HEAD) requests")
@@ -50,8 +87,8 @@ enum MalformedRequest {
         }
     }
 
-    /// The marker of a parse error: the token and the fault.
-    static func marker(for error: HTTPParserError) -> String { "\(token) \(Fault(error).rawValue)" }
+    /// The marker of a fault: the token and the fault.
+    static func marker(for fault: Fault) -> String { "\(token) \(fault.rawValue)" }
 
     /// `responder`, answering the requests ``MalformedRequestHandler`` marks itself.
     static func responder(wrapping responder: @escaping HTTPChannelHandler.Responder,

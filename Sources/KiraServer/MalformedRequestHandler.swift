@@ -16,13 +16,30 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
     typealias InboundIn = HTTPServerRequestPart
 
     private var answered = false
+    /// A request asked for an upgrade: what passes after it may be bytes (when the upgrade goes
+    /// on, the decoder leaves and hands on what it buffered), and no request follows it.
+    private var upgradeAsked = false
+    /// The request's first bytes, to tell its fault (``MalformedRequest/Fault``).
+    private let start: RequestStartRecorder
+
+    init(start: RequestStartRecorder) {
+        self.start = start
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !upgradeAsked, case .head(let head) = unwrapInboundIn(data) {
+            start.headParsed()
+            upgradeAsked = head.headers.contains(name: "upgrade")
+        }
+        context.fireChannelRead(data)
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? HTTPParserError {
             guard !answered else { return }
             answered = true
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
-            head.headers.add(name: MalformedRequest.headerName, value: MalformedRequest.marker(for: error))
+            head.headers.add(name: MalformedRequest.headerName, value: MalformedRequest.marker(for: .init(error, start: start.start, lineLength: start.lineLength, lineEnded: start.lineEnded)))
             head.headers.add(name: "Connection", value: "close")
             context.fireChannelRead(NIOAny(HTTPServerRequestPart.head(head)))
             context.fireChannelRead(NIOAny(HTTPServerRequestPart.end(nil)))

@@ -10,7 +10,8 @@ import NIOCore
 /// waits until they are written, or until none has been for the idle timeout. A large buffer goes
 /// in slices, each one's completion a sign of progress. And a frame queued for a client that never
 /// reads is memory like a frame being rendered: it holds its bytes in ``AdmissionGate`` (once,
-/// however many clients it goes to) until it is sent or the connection closes.
+/// however many clients it goes to, and not while the frame cache keeps it) until it is sent or the
+/// connection closes.
 final class WriteProgressHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = IOData
@@ -42,7 +43,7 @@ final class WriteProgressHandler: ChannelDuplexHandler {
             send(data, context: context, promise: promise)
             return
         }
-        let key = rest.withVeryUnsafeBytes { Int(bitPattern: $0.baseAddress) }
+        let key = Self.key(of: rest)
         gate.hold(key: key, bytes: rest.capacity)
         let gate = self.gate
         let last = context.eventLoop.makePromise(of: Void.self)
@@ -52,6 +53,12 @@ final class WriteProgressHandler: ChannelDuplexHandler {
             send(wrapOutboundOut(.byteBuffer(slice)), context: context, promise: nil)
         }
         send(wrapOutboundOut(.byteBuffer(rest)), context: context, promise: last)
+    }
+
+    /// The identity of `buffer`'s storage, shared by its copies and slices: how the budget knows a
+    /// buffer queued for several clients, or kept by the frame cache.
+    static func key(of buffer: ByteBuffer) -> Int {
+        buffer.withVeryUnsafeBytes { Int(bitPattern: $0.baseAddress) }
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {

@@ -58,8 +58,10 @@ public struct RenderQuery: Sendable {
     /// server that renders signed URLs only refuses one without it before the query is parsed.
     public static func hasSignature(rawQuery: String) -> Bool {
         rawQuery.split(separator: "&", omittingEmptySubsequences: true).contains { item in
-            let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return String(name).removingPercentEncoding == URLSignature.parameterName
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            // A `sig` whose value is not percent-encoded correctly is no signature: 403, as a missing one.
+            return String(parts[0]).removingPercentEncoding == URLSignature.parameterName
+                && (parts.count == 1 || String(parts[1]).removingPercentEncoding != nil)
         }
     }
 

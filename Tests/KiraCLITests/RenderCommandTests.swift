@@ -44,6 +44,20 @@ import Testing
         ("output over an input", ["-o", "textures/back.png"]),
     ]
 
+    /// Every number option takes a value that starts with a minus, as the tilts do: it is refused
+    /// by its range, never taken for an option ("Missing value").
+    static let numberOptions = RenderRequest.parameters.filter { $0.kind == .number || $0.kind == .integer }.map(\.option)
+
+    @Test(arguments: numberOptions)
+    func numberOptionTakesANegativeValue(option: String) throws {
+        #expect(Self.numberOptions.contains("--perspective") && Self.numberOptions.contains("--width"))
+        let workspace = try Workspace()
+        let result = try CLIRunner.run(["render"] + Workspace.card + [option, "-1e9"], in: workspace.path)
+        #expect(result.status == 2, "\(option): exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("kira render: \(option) must be"), "\(option): \(result.stderr)")
+        #expect(workspace.outputs().isEmpty)
+    }
+
     @Test(arguments: badInputs.indices)
     func badInputFailsCleanly(index: Int) throws {
         let (name, arguments) = Self.badInputs[index]

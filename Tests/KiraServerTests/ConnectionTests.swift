@@ -17,16 +17,16 @@ import Testing
     }
 
     static let malformed: [(name: String, bytes: [UInt8], status: Int)] = [
-        ("lower-case method", Array("get /healthz HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 400),
-        ("unknown method", Array("FROB /healthz HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 400),
-        ("HTTP/2 preface", Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8), 400),
+        ("lower-case method", Array("get /healthz HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 501),
+        ("unknown method", Array("FROB /healthz HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 501),
+        ("HTTP/2 preface", Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8), 505),
         ("HTTP/3.0", Array("GET /healthz HTTP/3.0\r\nHost: a\r\n\r\n".utf8), 505),
         ("TLS ClientHello", [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00, 0x00, 0xA1, 0x03, 0x03] + Array(repeating: 0x2A, count: 160), 400),
         ("header without a colon", Array("GET /healthz HTTP/1.1\r\nHost: a\r\nNoColonHere\r\n\r\n".utf8), 400),
         ("two Content-Lengths", Array("GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab".utf8), 400),
         ("NUL in the request line", Array("GET /health\0z HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 400),
         ("1 MiB header", Array("GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "a", count: 1 << 20))\r\n\r\n".utf8), 431),
-        ("1 MiB request line", Array("GET /\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 431),
+        ("1 MiB request line", Array("GET /\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: a\r\n\r\n".utf8), 414),
         ("10,000 headers", Array(("GET /healthz HTTP/1.1\r\nHost: a\r\n" + (0..<10_000).map { "X-\($0): v\r\n" }.joined() + "\r\n").utf8), 431),
         ("binary junk", (0..<300).map { UInt8(($0 * 97 + 13) % 256) }, 400),
     ]

@@ -96,14 +96,15 @@ import Testing
 
     /// docs/serve.md: without sig the answer is 403 before the query is even parsed, bad
     /// percent-encoding included.
-    @Test(arguments: ["tilt_x=%zz", "%zz=1", "tilt_x=%", "si%67=%zz&x"])
+    @Test(arguments: ["tilt_x=%zz", "%zz=1", "tilt_x=%", "si%67=%zz&x", "si%67=abc&tilt_x=%zz"])
     func anUnsignedURLIs403BeforeItsQueryIsParsed(query: String) async throws {
         let configuration = ServerFixtures.configuration { $0.key = ServerFixtures.key }
         let app = try buildApplication(configuration)
         try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/v1/cards/sample/render.png?\(query)", method: .get)
-            // A `sig` spelled with an escape is a signature, and the query is then parsed: 400.
-            let expected: HTTPResponse.Status = query.hasPrefix("si%67") ? .badRequest : .forbidden
+            // A `sig` spelled with an escape is a signature, and the query is then parsed: 400;
+            // one whose value is not percent-encoded correctly is none.
+            let expected: HTTPResponse.Status = query.hasPrefix("si%67=abc") ? .badRequest : .forbidden
             #expect(response.status == expected, "\(query): \(response.status)")
         }
     }

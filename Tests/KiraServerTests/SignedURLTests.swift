@@ -24,6 +24,18 @@ import Testing
         }
     }
 
+    /// A `sig` that is not percent-encoded correctly is malformed: 403, as a missing one, not 400.
+    @Test func aBadlyEncodedSignatureIs403() async throws {
+        let app = try buildApplication(configuration)
+        try await RouterClient.withClient(for: app) { client in
+            for sig in ["%zz", "%", "abc%2"] {
+                let response = try await client.execute(uri: "/v1/cards/sample/render.png?tilt_x=8&sig=\(sig)", method: .get)
+                #expect(response.status == .forbidden, "sig=\(sig)")
+                #expect(try ServerFixtures.problem(response)["type"] as? String == "/problems/bad-signature")
+            }
+        }
+    }
+
     @Test func changingAnythingBreaksTheSignature() async throws {
         let app = try buildApplication(configuration)
         let signed = try signer.sign(url: "/v1/cards/sample/render.png?tilt_x=8&size=100x100")

@@ -7,7 +7,7 @@ private typealias P = RenderParameters
 struct CanvasOptions: ParsableArguments {
     @Option(name: P.size.long, help: P.size.argumentHelp) var size: String?
     @Option(name: P.background.long, help: P.background.argumentHelp) var background: String?
-    @Option(name: P.scale.long, help: P.scale.argumentHelp) var scale: String?
+    @Option(name: P.scale.long, parsing: P.scale.parsing, help: P.scale.argumentHelp) var scale: String?
     @Flag(name: P.fit.long, help: P.fit.argumentHelp) var fit = false
 
     var values: [(String, String)] {

@@ -20,12 +20,12 @@ struct ThreadOptions: ParsableArguments {
 /// The shader's variant, and the rotation convention that turns a tilt into its normal.
 struct ShaderOptions: ParsableArguments {
     @Option(name: P.shader.long, help: P.shader.argumentHelp, completion: P.shader.completion) var shader: String?
-    @Option(name: P.angleStrength.long, parsing: .unconditional, help: P.angleStrength.argumentHelp) var angleStrength: String?
+    @Option(name: P.angleStrength.long, parsing: P.angleStrength.parsing, help: P.angleStrength.argumentHelp) var angleStrength: String?
     @Option(name: P.yFlip.long, help: P.yFlip.argumentHelp, completion: P.yFlip.completion) var yFlip: String?
     @Option(name: P.rotation.long, help: P.rotation.argumentHelp, completion: P.rotation.completion) var rotation: String?
     @Option(name: P.foil.long, help: P.foil.argumentHelp, completion: P.foil.completion) var foil: String?
-    @Option(name: P.intensity.long, parsing: .unconditional, help: P.intensity.argumentHelp) var intensity: String?
-    @Option(name: P.glare.long, parsing: .unconditional, help: P.glare.argumentHelp) var glare: String?
+    @Option(name: P.intensity.long, parsing: P.intensity.parsing, help: P.intensity.argumentHelp) var intensity: String?
+    @Option(name: P.glare.long, parsing: P.glare.parsing, help: P.glare.argumentHelp) var glare: String?
 
     var values: [(String, String)] {
         given([(P.shader, shader), (P.angleStrength, angleStrength), (P.yFlip, yFlip), (P.rotation, rotation), (P.foil, foil),

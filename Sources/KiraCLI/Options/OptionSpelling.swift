@@ -20,6 +20,15 @@ extension RequestParameter {
         ArgumentHelp(help(naming: OptionSpelling.option), valueName: valueName)
     }
 
+    /// A number's value is taken whatever it looks like, so that `--perspective -1` is a value to
+    /// check (and explain by its range), not an option, as `--tilt-x -8` is.
+    var parsing: SingleValueParsingStrategy {
+        switch kind {
+        case .number, .integer: .unconditional
+        case .choice, .path, .flag, .text: .next
+        }
+    }
+
     var completion: CompletionKind? {
         switch kind {
         case .choice(let words): .list(words)

@@ -68,7 +68,7 @@ struct FormatOptions: ParsableArguments {
 
 /// The quality of a WebP or a JPEG, or a lossless WebP.
 struct LossyOptions: ParsableArguments {
-    @Option(name: P.quality.long, help: P.quality.argumentHelp) var quality: String?
+    @Option(name: P.quality.long, parsing: P.quality.parsing, help: P.quality.argumentHelp) var quality: String?
     @Flag(name: P.lossless.long, help: P.lossless.argumentHelp) var lossless = false
 
     var values: [(String, String)] { given([(P.quality, quality), (P.lossless, given(lossless))]) }
@@ -76,8 +76,8 @@ struct LossyOptions: ParsableArguments {
 
 /// The size an image is scaled down to.
 struct ScalingOptions: ParsableArguments {
-    @Option(name: P.width.long, help: P.width.argumentHelp) var width: String?
-    @Option(name: P.height.long, help: P.height.argumentHelp) var height: String?
+    @Option(name: P.width.long, parsing: P.width.parsing, help: P.width.argumentHelp) var width: String?
+    @Option(name: P.height.long, parsing: P.height.parsing, help: P.height.argumentHelp) var height: String?
 
     var values: [(String, String)] { given([(P.width, width), (P.height, height)]) }
 }

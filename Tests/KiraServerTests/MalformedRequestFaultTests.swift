@@ -1,0 +1,53 @@
+#if Server
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+@testable import KiraServer
+import Testing
+
+/// Requests the HTTP/1 decoder refuses alike are told apart by their first bytes: an unknown
+/// method (501) from junk (400), a request line too long (414) from a head too long (431), and
+/// HTTP/2's preface (505), which pauses the decoder rather than failing it.
+@Suite struct MalformedRequestFaultTests {
+    static let cases: [(name: String, request: String, fault: MalformedRequest.Fault, status: Int)] = [
+        ("lower-case method", "get /healthz HTTP/1.1\r\nHost: a\r\n\r\n", .unknownMethod, 501),
+        ("unknown method", "FROB /healthz HTTP/1.1\r\nHost: a\r\n\r\n", .unknownMethod, 501),
+        ("HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", .version, 505),
+        ("HTTP/3.0", "GET /healthz HTTP/3.0\r\nHost: a\r\n\r\n", .version, 505),
+        ("TLS ClientHello", "\u{16}\u{03}\u{01}\u{00}\u{A5}\u{01}\u{00}\u{00}" + String(repeating: "*", count: 160), .method, 400),
+        ("1 MiB request line", "GET /\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: a\r\n\r\n", .requestLineTooLong, 414),
+        ("1 MiB header", "GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "a", count: 1 << 20))\r\n\r\n", .headTooLarge, 431),
+        ("header without a colon", "GET /healthz HTTP/1.1\r\nHost: a\r\nNoColonHere\r\n\r\n", .other, 400),
+        ("a second request with an unknown method", "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nfrob / HTTP/1.1\r\n\r\n", .unknownMethod, 501),
+        ("a second request line too long", "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nGET /\(String(repeating: "b", count: 1 << 20))", .requestLineTooLong, 414),
+    ]
+
+    /// The fault the decoder's pipeline marks a request with, as the server's child channel builds it.
+    static func fault(of request: String) throws -> MalformedRequest.Fault? {
+        let channel = EmbeddedChannel()
+        let start = RequestStartRecorder()
+        try channel.pipeline.syncOperations.addHandlers([
+            start, ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), MalformedRequestHandler(start: start),
+        ])
+        _ = try? channel.writeInbound(ByteBuffer(bytes: Array(request.utf8)))
+        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) {
+            if case .head(let head) = part, let marker = head.headers.first(name: MalformedRequest.headerName) {
+                return marker.split(separator: " ").last.flatMap { MalformedRequest.Fault(rawValue: String($0)) }
+            }
+        }
+        return nil
+    }
+
+    @Test(arguments: cases.indices)
+    func theFaultAndItsStatus(index: Int) throws {
+        let (name, request, fault, status) = Self.cases[index]
+        #expect(try Self.fault(of: request) == fault, "\(name)")
+        #expect(fault.problem.status.code == status, "\(name)")
+    }
+
+    /// A request the decoder reads is not marked, however its bytes arrive.
+    @Test func aWellFormedRequestIsNotMarked() throws {
+        #expect(try Self.fault(of: "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\n\r\n") == nil)
+    }
+}
+#endif
