@@ -6,6 +6,7 @@ import Hummingbird
 import KiraFiles
 import KiraImage
 @testable import KiraServer
+import ServiceLifecycle
 import Testing
 
 /// What only a socket shows: requests the HTTP decoder cannot read, slow and never-reading
@@ -79,6 +80,43 @@ import Testing
         let waited = ContinuousClock.now - (try #require(stopped.withLock { $0 }))
         #expect(waited < .seconds(5), "shutting down took \(waited)")
         withExtendedLifetime(connections) {}
+    }
+
+    /// A graceful shutdown (what SIGTERM starts in `kira serve`) answers the request rendering
+    /// and those waiting for its render slot before the server stops. The renders are held until
+    /// the shutdown has begun; `kira serve`'s own test sends the signal.
+    @Test func aGracefulShutdownAnswersTheRequestsInFlight() async throws {
+        let held = HeldRenders()
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = try buildApplication(ServerFixtures.configuration { $0.maxInflight = 1 }, clock: SystemClock(), render: held.render) { _, port in
+            listening.yield(port)
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: ServerFixtures.quietLogger))
+        let statuses: [HTTPResponse.Status] = try await withThrowingTaskGroup(of: HTTPResponse.Status?.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return nil
+            }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            for i in 0..<3 {
+                tasks.addTask { try await ServerFixtures.get("/v1/cards/sample/render.png?tilt_x=\(i)&size=40x40", port: port).status }
+            }
+            // One renders, two wait for its slot: then the shutdown begins.
+            try await held.waitForStarts(1)
+            for _ in 0..<12_000 {
+                let metrics = String(buffer: try await ServerFixtures.get("/metrics", port: port).body)
+                if metrics.contains("kira_renders_waiting 2") { break }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            await group.triggerGracefulShutdown()
+            for started in 1...3 {
+                try await held.waitForStarts(started)
+                held.release(with: [UInt8(started)])
+            }
+            return try await tasks.reduce(into: [HTTPResponse.Status]()) { if let status = $1 { $0.append(status) } }
+        }
+        #expect(statuses == [.ok, .ok, .ok])
     }
 
     /// A client reading a large answer slowly gets it whole, though it takes several idle timeouts.
