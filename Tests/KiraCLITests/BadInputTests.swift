@@ -5,33 +5,14 @@ import Testing
 
 /// Files of every kind a user might hand Kira, good and bad, written into a workspace.
 enum InputFixtures {
-    static let bad = ["missing.png", "textures", "notes.txt", "empty.png", "random.png", "truncated.png",
-                      "badcrc.png", "huge.png", "zero.png"]
+    static let bad = ["missing.png", "textures"] + BadPNGFiles.names
     static let unusualButGood = ["gray16.png", "palette.png", "gray2.png", "interlaced.png", "rgba16.png"]
 
     static func write(into workspace: Workspace) throws {
         func put(_ name: String, _ bytes: [UInt8]) throws {
             try Data(bytes).write(to: URL(fileURLWithPath: workspace.file(name)))
         }
-        try put("notes.txt", Array("just text\n".utf8))
-        try put("empty.png", [])
-        var state: UInt32 = 12345
-        try put("random.png", (0..<4096).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(state >> 24)
-        })
-        let good = try Array(Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png"))))
-        try put("truncated.png", Array(good.prefix(good.count / 2)))
-        var corrupt = good
-        corrupt[29] ^= 0x55  // inside the IHDR CRC
-        try put("badcrc.png", corrupt)
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        func header(_ w: UInt32, _ h: UInt32) -> [UInt8] {
-            signature + PNGFixture.chunk("IHDR", PNGFixture.bigEndian(w) + PNGFixture.bigEndian(h) + [8, 6, 0, 0, 0])
-                + PNGFixture.chunk("IEND", [])
-        }
-        try put("huge.png", header(100_000, 100_000))
-        try put("zero.png", header(0, 0))
+        try BadPNGFiles.write(into: workspace.path, good: try Array(Data(contentsOf: URL(fileURLWithPath: workspace.file("textures/front.png")))))
 
         let (w, h) = (23, 31)
         func pattern(_ n: Int, _ depth: Int) -> [Int] { (0..<n).map { ($0 * 7919 + 13) % (1 << depth) } }

@@ -79,7 +79,7 @@ import Testing
                 var messages = LiveMessages(socket)
                 _ = try await messages.frame(notices: Locked([]))
                 try await socket.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
-                for i in 1...5_000 { try await socket.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i % 90),"dy":\#(i % 7)}"#) }
+                try await socket.sendDrags(5_000) { ($0 % 90, $0 % 7) }
                 // A flip after the drags keeps the card moving for a while: a server that did not
                 // wait for the page would go on rendering it.
                 try await socket.writeTextMessage(#"{"type":"flip"}"#)

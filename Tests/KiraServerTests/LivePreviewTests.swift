@@ -128,7 +128,7 @@ import Testing
                 var messages = LiveMessages(socket)
                 _ = try await messages.frame(notices: Locked([]))
                 try await socket.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
-                for i in 1...10_000 { try await socket.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i % 60),"dy":0}"#) }
+                try await socket.sendDrags(10_000) { ($0 % 60, 0) }
                 try await socket.writeTextMessage(#"{"type":"ack"}"#)
                 var frame = try await messages.frame(notices: Locked([]))
                 frames.withLock { $0 += 1 }
