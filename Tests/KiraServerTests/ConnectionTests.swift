@@ -78,7 +78,9 @@ import Testing
             stopped.withLock { $0 = .now }
         }
         let waited = ContinuousClock.now - (try #require(stopped.withLock { $0 }))
-        #expect(waited < .seconds(5), "shutting down took \(waited)")
+        // A server that waited for them would wait out their first-head deadline, the fixtures'
+        // 900 s idle timeout; a loaded machine took up to 24 s to stop (load 47, 2-core Zen 4).
+        #expect(waited < .seconds(120), "shutting down took \(waited)")
         withExtendedLifetime(connections) {}
     }
 
