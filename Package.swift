@@ -285,7 +285,7 @@ let targets: [Target] = [
         name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest", "KiraFormats"],
         exclude: ["ssim_reference.py", "flip_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraOutputTests", dependencies: ["KiraOutput", "KiraRequest", "KiraFiles"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),

@@ -43,10 +43,12 @@ public struct CardLibrary: Sendable {
     /// The card with this id, if the library has one.
     public subscript(id: String) -> Card? { cards[id] }
 
+    /// The built-in card's faces, drawn once for every server a process builds (the tests build many).
+    private static let sample = try! CardTextures().load { _, _ in fatalError("the sample card reads no file") }
+
     /// The sample card, and the cards of `directory` if given; textures beyond `textureBudget`
     /// bytes refuse the start-up.
     public static func load(directory: String?, textureBudget: Int) throws(ServerSetupError) -> CardLibrary {
-        let sample = try! CardTextures().load { _, _ in fatalError("the sample card reads no file") }
         var cards = [sampleID: Card(id: sampleID, faces: sample, contentHash: "built-in sample card")]
         let cache = TextureCache(budget: textureBudget)
         if let directory {

@@ -41,7 +41,8 @@ final class LiveSession: Sendable {
     private let encoding: LiveEncoding
     private let renderer: LiveRenderer
     private let interval: Duration
-    private let start = ContinuousClock.now
+    private let clock: any ServerClock
+    private let start: ContinuousClock.Instant
     private let state = Locked(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -52,6 +53,8 @@ final class LiveSession: Sendable {
         self.encoding = encoding
         renderer = LiveRenderer(threads: service.configuration.renderThreads)
         interval = .seconds(1) / service.configuration.maxLiveFramesPerSecond
+        clock = service.clock
+        start = service.clock.now
         let stream = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeups = stream.stream
         wake = stream.continuation
@@ -59,7 +62,7 @@ final class LiveSession: Sendable {
 
     /// Seconds since the connection opened: the clock of the card's springs.
     private var now: Double {
-        let elapsed = ContinuousClock.now - start
+        let elapsed = clock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
@@ -86,10 +89,10 @@ final class LiveSession: Sendable {
 
     /// Applies one input to the state.
     func receive(_ input: LiveInput) throws(LiveInputError) {
-        let time = now, cards = service.cards
+        let time = now, arrived = clock.now, cards = service.cards
         let failure = state.withLock { state -> LiveInputError? in
             do throws(LiveInputError) {
-                try Self.apply(input, to: &state, at: time, cards: cards)
+                try Self.apply(input, to: &state, at: time, arrived: arrived, cards: cards)
                 return nil
             } catch {
                 return error
@@ -99,12 +102,13 @@ final class LiveSession: Sendable {
         if let failure { throw failure }
     }
 
-    private static func apply(_ input: LiveInput, to state: inout State, at time: Double, cards: CardLibrary) throws(LiveInputError) {
+    private static func apply(_ input: LiveInput, to state: inout State, at time: Double, arrived: ContinuousClock.Instant,
+                              cards: CardLibrary) throws(LiveInputError) {
         if let id = input.id { state.input = max(state.input, id) }
         switch input.type {
         case .ack:
             state.inFlight = false
-            state.acknowledged = .now
+            state.acknowledged = arrived
             return
         case .drag:
             guard let dx = input.dx, let dy = input.dy, dx.isFinite, dy.isFinite else { throw LiveInputError("drag needs finite dx and dy (points)") }
@@ -150,10 +154,10 @@ final class LiveSession: Sendable {
         // early, asks again. So a drag, which rests between its inputs every other frame, keeps one
         // wake-up pending, not one per rest.
         func wakeUp(at instant: ContinuousClock.Instant) {
-            if let pending = nextWake, pending > .now, pending <= instant { return }
+            if let pending = nextWake, pending > clock.now, pending <= instant { return }
             nextWake = instant
-            Task { [wake] in
-                try? await ContinuousClock().sleep(until: instant)
+            Task { [wake, clock] in
+                try? await clock.sleep(until: instant)
                 wake.yield()
             }
         }
@@ -174,10 +178,10 @@ final class LiveSession: Sendable {
                 // kept through the short rests between a drag's inputs: letting them go there
                 // zeroed a new 1260-wide canvas for each frame, a quarter of the server's CPU
                 // (perf, a client acknowledging at once, 2-core Zen 4).
-                let rested = restingSince ?? .now
+                let rested = restingSince ?? clock.now
                 restingSince = rested
                 let release = rested + Self.keepBuffers
-                if ContinuousClock.now >= release {
+                if clock.now >= release {
                     renderer.release()
                     sent = nil
                 } else {
@@ -187,13 +191,13 @@ final class LiveSession: Sendable {
                 continue
             }
             restingSince = nil
-            if inFlight, let start = pacing.nextRenderStart, ContinuousClock.now < start {
+            if inFlight, let start = pacing.nextRenderStart, clock.now < start {
                 wakeUp(at: start)
                 guard await wakeups.next() != nil else { return }
                 continue
             }
-            if let lastStart, ContinuousClock.now < lastStart + interval { try await ContinuousClock().sleep(until: lastStart + interval) }
-            lastStart = .now
+            if let lastStart, clock.now < lastStart + interval { try await clock.sleep(until: lastStart + interval) }
+            lastStart = clock.now
             let time = now
             let (card, controls, input) = state.withLock { state in
                 state.changed = false
@@ -218,7 +222,7 @@ final class LiveSession: Sendable {
                 renderer.recycle(previous)
             }
             state.withLock { $0.inFlight = true }
-            pacing.sent(at: .now)
+            pacing.sent(at: clock.now)
             seq += 1
             // Taken out of the frame, so that `message` is the image's only reference and putting
             // the header before it does not copy it.
@@ -258,17 +262,17 @@ final class LiveSession: Sendable {
             let request = try controls.request(pose: cardState.pose, card: card)
             var live = request
             live.output = encoding.output
-            let started = ContinuousClock.now
+            let started = clock.now
             let image = try await service.liveFrame(live, card: card, window: window, renderer: renderer, encoding: encoding)
             return Frame(image: image, pose: request.pose, url: service.url(of: request, id: card.id),
-                         command: LiveControls.command(for: request, card: card), duration: ContinuousClock.now - started)
+                         command: LiveControls.command(for: request, card: card), duration: clock.now - started)
         } catch let error as RequestError {
             notice(error.description)
         } catch let problem as Problem {
             notice(problem.detail)
             if problem.status == .serviceUnavailable {
                 // Busy: try again a little later rather than at once.
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await clock.sleep(for: .milliseconds(100))
                 state.withLock { $0.changed = true }
             }
         } catch {

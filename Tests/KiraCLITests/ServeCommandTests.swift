@@ -49,7 +49,9 @@ import Testing
         #expect(server.stop() == 0)
     }
 
-    /// SIGTERM under load: the renders in flight are answered, then the process exits 0.
+    /// SIGTERM under load: the renders in flight are answered, then the process exits 0. (What
+    /// a graceful shutdown answers is tested in process with renders held open: ConnectionTests in
+    /// KiraServerTests. Here the renders are real, large enough to be caught in flight.)
     @Test func sigtermLetsRequestsInFlightFinishAndExitsZero() throws {
         let workspace = try Workspace(empty: ())
         // A grace period no debug render under a loaded suite outlasts: three 3000×3900 renders one
@@ -59,27 +61,27 @@ import Testing
         let group = DispatchGroup()
         // A thread each, not Dispatch: three blocked Dispatch workers on a 2-core machine ran
         // the requests one after another, and the signal never found two of them waiting.
-        for i in 0..<3 {
+        for i in 0..<2 {
             group.enter()
             Thread.detachNewThread {
-                let response = try? Curl.get("\(server.base)/v1/cards/sample/render.png?tilt_x=\(i)&size=3000x3900")
+                let response = try? Curl.get("\(server.base)/v1/cards/sample/render.png?tilt_x=\(i)&size=1500x1950")
                 results.withLock { $0.append(response ?? Curl.Response(status: -1, headers: [:], body: Data(), exitCode: -1)) }
                 group.leave()
             }
         }
-        // The signal comes with one render in flight and two waiting for the slot.
+        // The signal comes with one render in flight and one waiting for the slot.
         var loaded = false
         for _ in 0..<1500 where !loaded {
             let metrics = String(decoding: try Curl.get("\(server.base)/metrics").body, as: UTF8.self)
-            loaded = metrics.contains("kira_renders_in_flight 1.0\n") && metrics.contains("kira_renders_waiting 2.0\n")
+            loaded = metrics.contains("kira_renders_in_flight 1.0\n") && metrics.contains("kira_renders_waiting 1.0\n")
             if !loaded { usleep(20_000) }
         }
         let status = server.stop(SIGTERM)
         group.wait()
-        #expect(loaded, "the signal came before all three requests were in")
+        #expect(loaded, "the signal came before both requests were in")
         #expect(status == 0, "\(server.stderr)")
         let answered = results.withLock { $0 }
-        #expect(answered.count == 3)
+        #expect(answered.count == 2)
         #expect(answered.allSatisfy { $0.status == 200 && $0.body.count > 1000 }, "\(answered.map(\.status))")
         // After the exit nothing listens there.
         #expect(try Curl.get("\(server.base)/healthz").status == 0)

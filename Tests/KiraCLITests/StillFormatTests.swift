@@ -44,14 +44,11 @@ import Testing
         #expect(shade.status == 0 && shade.stderr.isEmpty, "opaque art has nothing to flatten: \(shade.stderr)")
     }
 
+    /// The command line's spelling of the output rules (the rules themselves: KiraRequestTests'
+    /// OutputRuleTests), and its own rule on the output's extension.
     @Test(arguments: [
         (["--depth", "16", "-o", "output/a.webp"], "--depth 16 needs a .png output"),
-        (["--quality", "80", "-o", "output/a.png"], "--quality applies to .webp and .jpg"),
-        (["--lossless", "-o", "output/a.jpg"], "--lossless applies to .webp"),
-        (["--quality", "0", "-o", "output/a.jpg"], "--quality must be between 1 and 100 for a JPEG"),
         (["--quality", "80", "--lossless", "-o", "output/a.webp"], "give --quality or --lossless"),
-        (["--compression", "fast", "-o", "output/a.webp"], "--compression applies to .png"),
-        (["--width", "200", "-o", "output/a.png"], "--width 200 is wider than the 80×100 image"),
         (["-o", "output/a.gif"], "Kira writes .png, .webp and .jpg"),
     ])
     func settingsAFormatCannotUseAreRefused(arguments: [String], message: String) throws {

@@ -242,7 +242,7 @@ import Testing
     }
 
     /// Starts a long showcase encode (1200 frames: tens of seconds in a debug build) and waits
-    /// until its ffmpeg has taken some frames and its temporary file exists.
+    /// until its ffmpeg has begun writing its temporary file.
     static func startLongEncode(in workspace: Workspace) throws -> (Process, pid_t) {
         let process = try CLIRunner.start(["animate"] + Workspace.card + ["--preset", "showcase", "--fps", "30", "--loops", "10",
                                                                          "--size", "40x40", "--video", "output/long.mp4"],
@@ -256,10 +256,15 @@ import Testing
             process.terminate()
             throw MediaTools.Failure(message: "no ffmpeg child appeared")
         }
-        usleep(500_000)
-        // The video's temporary file is there to be left behind: "no file" afterwards means something.
-        let temporaryFileExists = { workspace.outputs().contains { $0.hasPrefix(".long.mp4.kira-") } }
-        for _ in 0..<300 where !temporaryFileExists() { usleep(100_000) }
+        // The video's temporary file is there to be left behind, and ffmpeg has begun writing it:
+        // "no file" afterwards means something.
+        let temporaryFileExists = {
+            workspace.outputs().contains { name in
+                name.hasPrefix(".long.mp4.kira-")
+                    && ((try? FileManager.default.attributesOfItem(atPath: workspace.file("output/" + name))[.size] as? Int) ?? 0) > 0
+            }
+        }
+        for _ in 0..<3000 where !temporaryFileExists() { usleep(10_000) }
         #expect(temporaryFileExists(), "no temporary file: \(workspace.outputs())")
         #expect(process.isRunning, "the encode finished too soon to test")
         return (process, child)

@@ -7,7 +7,7 @@ import KiraServer
 import Testing
 
 /// Every bad input is a problem+json answer that says what is wrong, and the server goes on
-/// serving after it (each test ends with a frame from the same server).
+/// serving after it (each test ends with a frame from the same server, made by a stand-in render).
 @Suite struct BadInputTests {
     /// Checks the answer to `uri`, then that the server still renders.
     static func expectProblem(_ uri: String, status: HTTPResponse.Status, kind: String, parameter: String? = nil,
@@ -21,7 +21,7 @@ import Testing
     static func expectProblems(_ uris: [String], status: HTTPResponse.Status, kind: String, parameter: String? = nil,
                                configuration: ServerConfiguration = ServerFixtures.configuration(),
                                sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let app = try buildApplication(configuration)
+        let app = try ServerFixtures.stubbedApplication(configuration)
         try await RouterClient.withClient(for: app) { client in
             for uri in uris {
                 let response = try await client.execute(uri: uri, method: .get)
@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: RenderQuery.parameterNames)
     func everyParameterRefusesAnImpossibleValue(name: String) async throws {
         try await Self.expectProblem("/v1/cards/sample/render.png?\(name)=%01zz", status: .badRequest, kind: "bad-parameter", parameter: name)
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let problem = try ServerFixtures.problem(try await client.execute(uri: "/v1/cards/sample/render.png?\(name)=%01zz", method: .get))
             #expect((problem["allowed"] as? String) == RenderRequest.parameter(named: name)?.help(naming: { $0 }))

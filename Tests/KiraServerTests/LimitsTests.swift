@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KiraFiles
 import KiraImage
 @testable import KiraServer
 import Testing
@@ -102,6 +103,62 @@ import Testing
             }
             #expect(cached?.cacheSource == "hit")
             #expect(cached?.bytes == [5, 5])
+            #expect(held.started == 1)
+        }
+    }
+
+    /// Deadlines are answered while renders keep every processor busy: the renders run on threads
+    /// of their own, and here spin until every request has had its 503.
+    @Test(.timeLimit(.minutes(2))) func deadlinesHoldWhileRendersKeepTheProcessorsBusy() async throws {
+        let processors = ProcessInfo.processInfo.activeProcessorCount
+        let started = Locked(0), stop = Locked(false)
+        defer { stop.withLock { $0 = true } }
+        let render: FrameService.Render = { _, _ in
+            try await FrameService.onOwnThread {
+                started.withLock { $0 += 1 }
+                var spins = 0
+                while !stop.withLock({ $0 }) { spins &+= 1 }
+                return [UInt8(truncatingIfNeeded: spins)]
+            }
+        }
+        let clock = ManualClock()
+        let configuration = ServerFixtures.configuration {
+            $0.deadline = .seconds(1)
+            $0.maxInflight = processors
+        }
+        let app = try buildApplication(configuration, clock: clock, render: render)
+        try await RouterClient.withClient(for: app) { client in
+            let uris = (0..<processors).map { "/v1/cards/sample/render.png?tilt_x=\($0)" }
+            let responses = try await Self.whileRequesting(uris, client) {
+                for _ in 0..<12_000 where started.withLock({ $0 }) < processors { try await Task.sleep(for: .milliseconds(5)) }
+                try await clock.waitForSleepers(processors)
+                clock.advance(by: .seconds(1))
+            }
+            // A deadline that waited for a render would never come: these spin until it has.
+            #expect(responses.allSatisfy { $0.status == .serviceUnavailable }, "\(responses.map(\.status))")
+            #expect(started.withLock { $0 } == processors)
+        }
+    }
+
+    /// With no wait allowed, a request beyond the render slots is refused at once.
+    @Test func withoutAWaitARequestBeyondTheSlotsIs503AtOnce() async throws {
+        try await Self.withHeldServer({
+            $0.maxInflight = 1
+            $0.maxWait = .zero
+        }) { client, held, _ in
+            let uris = (0..<6).map { "/v1/cards/sample/render.png?flip=\($0 * 10)&size=300x400" }
+            let responses = try await Self.whileRequesting(uris, client) {
+                // One renders; the other five are refused without waiting for it.
+                try await held.waitForStarts(1)
+                for _ in 0..<12_000 {
+                    let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                    if metrics.contains("kira_rejected_total{reason=\"overloaded\"} 5\n") { break }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                held.release(with: [1])
+            }
+            #expect(responses.filter { $0.status == .ok }.count == 1)
+            #expect(responses.filter { $0.status == .serviceUnavailable }.count == 5, "\(responses.map(\.status))")
             #expect(held.started == 1)
         }
     }

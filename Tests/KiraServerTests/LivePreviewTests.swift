@@ -101,17 +101,21 @@ import Testing
     }
 
     /// A page left alone: once the card is still and its frame acknowledged, nothing more is
-    /// rendered or sent, also past the moment the connection lets its buffers go.
+    /// rendered or sent, also past the moment the connection lets its buffers go. The time is the
+    /// test's (``LiveFaultTests/passTime(_:by:times:on:sourceLocation:)``).
     @Test func aStillCardSendsNothingMore() async throws {
-        try await ServerFixtures.running(ServerFixtures.configuration { $0.liveEncoding = .png }) { port in
-            let page = try await RawConnection.open(1, port: port)[0]
-            page.send(RawConnection.webSocketUpgrade(path: "/live"))
-            let first = await page.read(seconds: 60) { !RawConnection.webSocketFrames(in: $0).isEmpty }
-            #expect(RawConnection.webSocketFrames(in: first).count == 1, "the first frame comes without input")
-            page.sendWebSocketText(#"{"type":"ack"}"#)
-            let quiet = Double(LiveSession.keepBuffers.components.seconds) + 1.5
-            let later = await page.read(seconds: quiet) { _ in false }.count
-            #expect(later == 0, "bytes came in \(quiet) s with the card still")
+        let clock = ManualClock()
+        try await ServerFixtures.running(ServerFixtures.configuration { $0.liveEncoding = .png }, clock: clock) { port in
+            try await WebSocketClient.connect(port: port, path: "/live", maxMessageSize: LiveMessages.maxMessageSize) { socket in
+                var messages = LiveMessages(socket)
+                let notices = Locked<[String]>([])
+                _ = try await messages.frame(notices: notices)
+                #expect(notices.withLock { $0 }.isEmpty, "the first frame comes without input")
+                try await socket.writeTextMessage(#"{"type":"ack"}"#)
+                try await LiveFaultTests.passTime(clock, by: LiveSession.keepBuffers / 4, times: 6, on: socket)
+                try await socket.close(.normalClosure)
+            }
+            #expect(try await LiveFaultTests.renders(SocketClient(port: port)) == 1)
         }
     }
 
@@ -124,7 +128,7 @@ import Testing
                 var messages = LiveMessages(socket)
                 _ = try await messages.frame(notices: Locked([]))
                 try await socket.writeTextMessage(#"{"type":"set","name":"width","value":"160"}"#)
-                for i in 1...10_000 { try await socket.writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(i % 60),"dy":0}"#) }
+                try await socket.sendDrags(10_000) { ($0 % 60, 0) }
                 try await socket.writeTextMessage(#"{"type":"ack"}"#)
                 var frame = try await messages.frame(notices: Locked([]))
                 frames.withLock { $0 += 1 }

@@ -17,6 +17,11 @@ final class ManualClock: ServerClock {
 
     var now: ContinuousClock.Instant { origin + state.withLock { $0.offset } }
 
+    /// Sleepers the test left waiting (a live connection's wake-up set for later) are cancelled.
+    deinit {
+        for sleeper in state.withLock({ $0.sleepers.values }) { sleeper.continuation.resume(throwing: CancellationError()) }
+    }
+
     /// Sleepers waiting now.
     var sleepers: Int { state.withLock { $0.sleepers.count } }
 

@@ -7,7 +7,7 @@ import Testing
 /// HEAD wherever GET is; other methods 405 with `Allow` where a route is, 404 elsewhere.
 @Suite struct MethodTests {
     @Test func headIsGetWithoutTheBody() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             for uri in ["/healthz", "/readyz", "/metrics", "/v1/cards/sample/render.png?size=8x8"] {
                 let get = try await client.execute(uri: uri, method: .get)
@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: [HTTPRequest.Method.post, .put, .delete, .patch, .options, HTTPRequest.Method("PROPFIND")!])
     func otherMethodsAre405WithAllow(method: HTTPRequest.Method) async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             for uri in ["/v1/cards/sample/render.png?size=8x8", "/healthz", "/metrics"] {
                 let response = try await client.execute(uri: uri, method: method, body: ByteBuffer(string: "x"))

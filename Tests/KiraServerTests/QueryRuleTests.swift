@@ -29,7 +29,7 @@ import Testing
         let name = String(query.prefix { $0 != "=" })
         try await BadInputTests.expectProblem("/v1/cards/sample/render.png?size=64x64&\(query)", status: .badRequest,
                                               kind: "bad-parameter", parameter: name)
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let problem = try ServerFixtures.problem(try await client.execute(uri: "/v1/cards/sample/render.webp?size=64x64&\(query)", method: .get))
             #expect((problem["detail"] as? String)?.contains("64×64") == true, "\(problem)")
@@ -38,7 +38,7 @@ import Testing
 
     /// A PNG is lossless: quality and lossless are refused on render.png, naming the route that honours them.
     @Test func qualityOnAPNGNamesTheRoutesThatHonourIt() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let quality = try ServerFixtures.problem(try await client.execute(uri: "/v1/cards/sample/render.png?quality=80", method: .get))
             #expect(quality["status"] as? Int == 400)
@@ -79,7 +79,7 @@ import Testing
 
     /// Each route has its own ETag; the same values on the same route keep theirs.
     @Test func formatsHaveTheirOwnETags() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             var tags: [String] = []
             for uri in ["/v1/cards/sample/render.png?size=40x40", "/v1/cards/sample/render.webp?size=40x40",
@@ -99,7 +99,7 @@ import Testing
     @Test(arguments: ["tilt_x=%zz", "%zz=1", "tilt_x=%", "si%67=%zz&x", "si%67=abc&tilt_x=%zz"])
     func anUnsignedURLIs403BeforeItsQueryIsParsed(query: String) async throws {
         let configuration = ServerFixtures.configuration { $0.key = ServerFixtures.key }
-        let app = try buildApplication(configuration)
+        let app = try ServerFixtures.stubbedApplication(configuration)
         try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/v1/cards/sample/render.png?\(query)", method: .get)
             // A `sig` spelled with an escape is a signature, and the query is then parsed: 400;
@@ -116,7 +116,7 @@ import Testing
         // The signature covers the route: the same query signed for render.png does not open render.webp.
         let png = try signer.sign(url: "/v1/cards/sample/render.png?size=40x40")
         #expect(throws: RequestError.self) { try signer.sign(url: "/v1/cards/sample/render.png?quality=70") }
-        let app = try buildApplication(ServerFixtures.configuration { $0.key = ServerFixtures.key })
+        let app = try ServerFixtures.stubbedApplication(ServerFixtures.configuration { $0.key = ServerFixtures.key })
         try await RouterClient.withClient(for: app) { client in
             let moved = png.replacingOccurrences(of: "render.png", with: "render.webp")
             let statuses = [try await client.execute(uri: webp, method: .get).status, try await client.execute(uri: png, method: .get).status,

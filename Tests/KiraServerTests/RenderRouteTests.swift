@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aRepeatedFrameComesFromTheCacheWithTheSameETag() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let first = try await client.execute(uri: "/v1/cards/sample/render.png?flip=30&size=200x200", method: .get)
             // The same frame spelled differently: canonical values make one ETag and one cache entry.
@@ -40,7 +40,7 @@ import Testing
 
     @Test(arguments: ["ETAG", "W/ETAG", "\"other\", ETAG", "*"])
     func ifNoneMatchGives304WithoutABody(header: String) async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let uri = "/v1/cards/sample/render.png?tilt_y=20&size=120x160"
             let etag = try #require(try await client.execute(uri: uri, method: .get).headers[.eTag])
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aStaleETagGetsTheFrame() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let response = try await client.execute(uri: "/v1/cards/sample/render.png?size=50x50", method: .get,
                                                     headers: [.ifNoneMatch: "\"0123\""])
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func theMetricsCountRequestsRendersAndTheCache() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             for _ in 0..<2 { try await client.execute(uri: "/v1/cards/sample/render.png?size=64x64", method: .get) }
             try await client.execute(uri: "/v1/cards/sample/render.png?tilt_x=999", method: .get)
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func healthAndReadiness() async throws {
-        let app = try buildApplication(ServerFixtures.configuration())
+        let app = try ServerFixtures.stubbedApplication()
         try await RouterClient.withClient(for: app) { client in
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .ok)

@@ -41,6 +41,13 @@ enum ServerFixtures {
 
     static let quietLogger = Logger(label: "kira.serve.test") { _ in SwiftLogNoOpLogHandler() }
 
+    /// The server of `configuration` with a render function that answers at once with the same
+    /// few bytes: for tests of what happens around a frame (routes, problems, ETags, caching,
+    /// methods), whose pixels the render route's own tests check.
+    static func stubbedApplication(_ configuration: ServerConfiguration = configuration()) throws -> some ApplicationProtocol {
+        try buildApplication(configuration, clock: SystemClock(), render: immediateRender(Array("stub frame".utf8)))
+    }
+
     /// `GET uri` from the server at `port` on 127.0.0.1, on a connection made just for it, waiting
     /// up to `timeout` for the response.
     static func get(_ uri: String, port: Int, timeout: Duration = .seconds(60)) async throws -> TestResponse {

@@ -12,7 +12,7 @@ import Testing
     var configuration: ServerConfiguration { ServerFixtures.configuration { $0.key = ServerFixtures.key } }
 
     @Test func aSignedURLRendersAndAnUnsignedOneIs403() async throws {
-        let app = try buildApplication(configuration)
+        let app = try ServerFixtures.stubbedApplication(configuration)
         let signed = try signer.sign(url: "/v1/cards/sample/render.png?tilt_x=8&size=100x100")
         try await RouterClient.withClient(for: app) { client in
             #expect(try await client.execute(uri: signed, method: .get).status == .ok)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func changingAnythingBreaksTheSignature() async throws {
-        let app = try buildApplication(configuration)
+        let app = try ServerFixtures.stubbedApplication(configuration)
         let signed = try signer.sign(url: "/v1/cards/sample/render.png?tilt_x=8&size=100x100")
         let other = URLSignature(key: Array("another key that is long enough".utf8))
         let tampered = [
@@ -65,7 +65,7 @@ import Testing
 
     /// The signature covers the query's meaning: any spelling of the same values verifies.
     @Test func theSignatureCoversTheCanonicalQuery() async throws {
-        let app = try buildApplication(configuration)
+        let app = try ServerFixtures.stubbedApplication(configuration)
         let signed = try signer.sign(url: "http://example.test:8080/v1/cards/sample/render.png?size=100x100&tilt_x=8.0&background=%231B1F2A")
         #expect(signed.hasPrefix("http://example.test:8080/v1/cards/sample/render.png?tilt_x=8&size=100x100&background=%231b1f2a&sig="))
         let sig = try #require(signed.split(separator: "sig=").last)

@@ -83,6 +83,14 @@ final class WebSocketClient {
         try await send(.text, ByteBuffer(string: text))
     }
 
+    /// Sends `count` live preview drags, ids 1 to `count`, the one with id `i` moving by `move(i)`.
+    func sendDrags(_ count: Int, _ move: (Int) -> (dx: Int, dy: Int)) async throws {
+        for i in 1...count {
+            let (dx, dy) = move(i)
+            try await writeTextMessage(#"{"type":"drag","id":\#(i),"dx":\#(dx),"dy":\#(dy)}"#)
+        }
+    }
+
     /// Sends a close frame with `code` (and `reason`, if any).
     func close(_ code: WebSocketErrorCode, reason: String? = nil) async throws {
         var payload = ByteBuffer()
