@@ -3,9 +3,10 @@ import KiraGeometry
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity. Pure
 /// geometry: where a face lands and how much of each canvas pixel it covers. What the projection
-/// asks per row and per edge pixel is always inlined, so that each level's kernels build it at
-/// their level: a `package` type's `@inlinable` members are exported as calls only (Swift 6.3)
-/// unless the type and what they read are `@usableFromInline`.
+/// asks per row and per edge pixel is inlinable, so that each level's kernels build it at their
+/// level (``mayMinify(y:columns:)``, once a row, may stay a call): a `package` type's `@inlinable`
+/// members cross modules as calls only (Swift 6.3) unless the type and what they read are
+/// `@usableFromInline`.
 @usableFromInline
 package struct FaceProjection {
     /// Canvas points to face pixels.
@@ -70,7 +71,8 @@ package struct FaceProjection {
         let h1 = inverse.homogeneous(SIMD2(Double(columns.upperBound - 1) + 0.5, Double(y) + 0.5))
         // hz must keep its sign along the row (it does wherever the face is in front).
         guard h0.z != 0, h1.z != 0, (h0.z > 0) == (h1.z > 0) else { return true }
-        func longest(_ m: SIMD3<Double>) -> Double {
+        // Inlined too: a copy left out of line is one symbol that the linker keeps from one level only.
+        @inline(__always) func longest(_ m: SIMD3<Double>) -> Double {
             func numerator(_ h: SIMD3<Double>) -> SIMD2<Double> { SIMD2(m.x, m.y) * h.z - SIMD2(h.x, h.y) * m.z }
             return Self.largestRatio(numerator(h0), numerator(h1), h0.z, h1.z)
         }
@@ -82,7 +84,7 @@ package struct FaceProjection {
     /// The largest `|n(t)| / z(t)²` for `t` in 0...1, where `n` and `z` run linearly from `n0`,
     /// `z0` to `n1`, `z1` and `z` keeps its sign: at an end, or where the derivative of
     /// `|n|² / z⁴` vanishes, a quadratic in `t`.
-    @inlinable
+    @inlinable @inline(__always)
     static func largestRatio(_ n0: SIMD2<Double>, _ n1: SIMD2<Double>, _ z0: Double, _ z1: Double) -> Double {
         let sign: Double = z0 > 0 ? 1 : -1
         let c = z0 * sign, d = (z1 - z0) * sign
