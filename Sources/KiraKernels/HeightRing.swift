@@ -35,12 +35,13 @@ struct HeightRing {
     }
 
     private func fill(_ target: UnsafeMutablePointer<Float>, with y: Int, width: Int) {
-        ChannelDepth.with(bits: source!.bits, Fill(ring: self, target: target, y: y, width: width))
-    }
-
-    private struct Fill: ChannelTypeConsumer {
-        let ring: HeightRing, target: UnsafeMutablePointer<Float>, y: Int, width: Int
-        func callAsFunction<S: LaneChannel>(_: S.Type) { ring.fill(target, with: y, width: width, S.self) }
+        // The channel type as `ChannelDepth.with` picks it (16 bits, otherwise 8), named here: called
+        // through that function in another module, the fill ran unspecialised (its loads generic).
+        if source!.bits == 16 {
+            fill(target, with: y, width: width, UInt16.self)
+        } else {
+            fill(target, with: y, width: width, UInt8.self)
+        }
     }
 
     /// Row `y`'s luminance, sampled as the mask is (nearest texel), then its margins: the edge

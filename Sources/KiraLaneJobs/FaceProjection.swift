@@ -3,18 +3,22 @@ import KiraGeometry
 
 /// A face placed on the canvas: the inverse map, the quad it covers and its opacity. Pure
 /// geometry: where a face lands and how much of each canvas pixel it covers. What the projection
-/// asks per row and per edge pixel is inlinable, so that each level's kernels build it at their level.
+/// asks per row and per edge pixel is inlinable, so that each level's kernels build it at their
+/// level (``mayMinify(y:columns:)``, once a row, may stay a call): a `package` type's `@inlinable`
+/// members cross modules as calls only (Swift 6.3) unless the type and what they read are
+/// `@usableFromInline`.
+@usableFromInline
 package struct FaceProjection {
     /// Canvas points to face pixels.
-    package let inverse: Homography
+    @usableFromInline package let inverse: Homography
     package let faceSize: SIMD2<Int>
     package let opacity: Float
     /// Inward edge lines of the quad, `a·x + b·y + c ≥ 0` inside, normalised so that the value is
     /// the distance in pixels.
-    package let edges: Quad<SIMD3<Double>>
+    @usableFromInline package let edges: Quad<SIMD3<Double>>
     /// Rows and columns the quad touches.
     package let rows: Range<Int>
-    package let columns: Range<Int>
+    @usableFromInline package let columns: Range<Int>
 
     /// Nil when the face is edge-on (no area) or reaches behind the eye.
     package init?(homography: Homography, faceSize: SIMD2<Int>, opacity: Float, canvas: SIMD2<Int>) {
@@ -59,7 +63,7 @@ package struct FaceProjection {
     /// A step along x spans `|m0.xy · hz − (hx, hy) · m0.z| / hz²` texels (likewise along y with
     /// m1), and along the row both the vector and `hz` are affine: the largest length is at an
     /// end or where its derivative vanishes, found exactly.
-    @inlinable
+    @inlinable @inline(__always)
     package func mayMinify(y: Int, columns: Range<Int>) -> Bool {
         guard !columns.isEmpty else { return false }
         let (m0, m1, _) = inverse.rows
@@ -67,7 +71,8 @@ package struct FaceProjection {
         let h1 = inverse.homogeneous(SIMD2(Double(columns.upperBound - 1) + 0.5, Double(y) + 0.5))
         // hz must keep its sign along the row (it does wherever the face is in front).
         guard h0.z != 0, h1.z != 0, (h0.z > 0) == (h1.z > 0) else { return true }
-        func longest(_ m: SIMD3<Double>) -> Double {
+        // Inlined too: a copy left out of line is one symbol that the linker keeps from one level only.
+        @inline(__always) func longest(_ m: SIMD3<Double>) -> Double {
             func numerator(_ h: SIMD3<Double>) -> SIMD2<Double> { SIMD2(m.x, m.y) * h.z - SIMD2(h.x, h.y) * m.z }
             return Self.largestRatio(numerator(h0), numerator(h1), h0.z, h1.z)
         }
@@ -79,7 +84,8 @@ package struct FaceProjection {
     /// The largest `|n(t)| / z(t)²` for `t` in 0...1, where `n` and `z` run linearly from `n0`,
     /// `z0` to `n1`, `z1` and `z` keeps its sign: at an end, or where the derivative of
     /// `|n|² / z⁴` vanishes, a quadratic in `t`.
-    private static func largestRatio(_ n0: SIMD2<Double>, _ n1: SIMD2<Double>, _ z0: Double, _ z1: Double) -> Double {
+    @inlinable @inline(__always)
+    static func largestRatio(_ n0: SIMD2<Double>, _ n1: SIMD2<Double>, _ z0: Double, _ z1: Double) -> Double {
         let sign: Double = z0 > 0 ? 1 : -1
         let c = z0 * sign, d = (z1 - z0) * sign
         let slope = n1 - n0
@@ -108,7 +114,7 @@ package struct FaceProjection {
 
     /// The columns of row `y` whose pixel the quad may touch (`covered`), and those whose whole
     /// pixel lies inside every edge (`inside`, a sub-range): a convex quad meets a row in one run.
-    @inlinable
+    @inlinable @inline(__always)
     package func spans(y: Int) -> (covered: Range<Int>, inside: Range<Int>) {
         let cy = Double(y) + 0.5
         // Half the pixel's diagonal: a pixel whose centre is this far inside (outside) an edge is
@@ -143,7 +149,7 @@ package struct FaceProjection {
     }
 
     /// The share of the pixel square at (`x`, `y`) that the quad covers, exactly.
-    @inlinable
+    @inlinable @inline(__always)
     package func coverage(x: Int, y: Int) -> Double {
         let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
         var nearest = Double.infinity
@@ -192,6 +198,7 @@ package struct FaceProjection {
 
 
 /// Four values stored inline, a quad's corners or edges: iterating them allocates nothing.
+@usableFromInline
 package struct Quad<Element>: RandomAccessCollection, MutableCollection {
     @usableFromInline var values: (Element, Element, Element, Element)
 

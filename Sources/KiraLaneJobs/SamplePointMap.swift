@@ -17,9 +17,10 @@ import KiraGeometry
 /// in its `kira_row_map`): the same operations in the same order, so that both projection paths
 /// give the same bytes. A minified pixel's footprint (``FaceFootprint``) and the edges' coverage
 /// stay in `Double`.
+@usableFromInline
 package struct SamplePointMap {
-    package let column: SIMD3<Float>
-    package let origin: SIMD3<Float>
+    @usableFromInline package let column: SIMD3<Float>
+    @usableFromInline package let origin: SIMD3<Float>
 
     @inlinable
     package init(inverse: Homography, y: Int) {
