@@ -52,7 +52,7 @@ def cpu_shares(before, after, seconds):
             return "driver"
         if name.startswith("chrom"):  # the browser, its renderers and crash handler
             return "chromium"
-        return name if name == "kira" else None
+        return "kira" if name in ("kira", "kira-serve") else None  # `kira serve` runs as kira-serve
 
     groups = {"chromium": 0, "kira": 0, "driver": 0}
     for pid, (name, ticks) in after.items():
