@@ -180,6 +180,7 @@ let targets: [Target] = [
             server("OrderedCollections", "swift-collections"),
             server("DequeModule", "swift-collections"),
             server("NIOCore", "swift-nio"),
+            server("NIOPosix", "swift-nio"),
             server("HTTPTypes", "swift-http-types"),
             server("HummingbirdWebSocket", "hummingbird-websocket"),
             server("HummingbirdCore", "hummingbird"),

@@ -19,7 +19,7 @@ import ServiceLifecycle
 public func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration,
                              onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void = { _, _ in })
     throws(ServerSetupError) -> some ApplicationProtocol {
-    try buildApplication(configuration, clock: SystemClock(), render: FrameService.renderOnOwnThread, onListening: onListening)
+    try buildApplication(configuration, clock: SystemClock(), render: FrameService.renderOnRenderThread, onListening: onListening)
 }
 
 /// The server with the time it reads and the renders it runs given: what tests hold and move.

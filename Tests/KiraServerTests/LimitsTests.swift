@@ -107,14 +107,14 @@ import Testing
         }
     }
 
-    /// Deadlines are answered while renders keep every processor busy: the renders run on threads
-    /// of their own, and here spin until every request has had its 503.
+    /// Deadlines are answered while renders keep every processor busy: the renders run on the
+    /// server's render threads, and here spin until every request has had its 503.
     @Test(.timeLimit(.minutes(2))) func deadlinesHoldWhileRendersKeepTheProcessorsBusy() async throws {
         let processors = ProcessInfo.processInfo.activeProcessorCount
         let started = Locked(0), stop = Locked(false)
         defer { stop.withLock { $0 = true } }
         let render: FrameService.Render = { _, _ in
-            try await FrameService.onOwnThread {
+            try await FrameService.onRenderThread {
                 started.withLock { $0 += 1 }
                 var spins = 0
                 while !stop.withLock({ $0 }) { spins &+= 1 }

@@ -15,7 +15,7 @@ enum ServerFixtures {
     /// port, then shuts it down. It opens no client of its own: a test of the idle timeout would
     /// see a client made in advance closed for idling.
     static func running<Value: Sendable>(_ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(),
-                                         render: @escaping FrameService.Render = FrameService.renderOnOwnThread,
+                                         render: @escaping FrameService.Render = FrameService.renderOnRenderThread,
                                          _ body: @escaping @Sendable (_ port: Int) async throws -> Value) async throws -> Value {
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = try buildApplication(configuration, clock: clock, render: render) { _, port in listening.yield(port) }
