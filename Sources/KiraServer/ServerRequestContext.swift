@@ -12,23 +12,21 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddr
     let webSocket: WebSocketHandlerReference<Self>
     let remoteAddress: SocketAddress?
     private let channel: any Channel
+    private let peer: PeerWatch?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
         channel = source.channel
+        peer = PeerWatch.current
     }
 
     var peerLeft: Bool {
         get async {
             // Without a peer (a request made in process), no one can leave.
             guard remoteAddress != nil else { return false }
-            guard channel.isActive else { return true }
-            let channel = channel
-            return (try? await channel.eventLoop.submit {
-                try channel.pipeline.syncOperations.handler(type: FirstHeadDeadlineHandler.self).inputClosed
-            }.get()) ?? false
+            return !channel.isActive || peer?.inputClosed == true
         }
     }
 }
