@@ -21,8 +21,8 @@ extension ParameterizedRequest {
     }
 
     /// The entry named `name`, if any.
-    // Inlinable, so that a front end searches its concrete table: generic, the search copied
-    // every entry it passed, a third of a cached frame's query parsing in the server.
+    // Inlinable, so that a front end searches its concrete table: generic, the search copied every
+    // entry it passed, 2.7% of a cached frame's CPU time in the server against 0.4% (perf, 2-core Zen 4).
     @inlinable
     public static func parameter(named name: String) -> RequestParameter<Self>? {
         let parameters = Self.parameters
