@@ -27,9 +27,9 @@ final class AdmissionGate: Sendable {
         var nextWaiter = 0
         /// Waiters whose time ran out before they were parked.
         var expired: Set<Int> = []
-        /// Bytes of answers queued for clients, by buffer: how many connections hold each, its size,
-        /// and whether it counts here (a cached frame counts in the cache's share instead).
-        var held: [Int: (connections: Int, bytes: Int, counted: Bool)] = [:]
+        /// Bytes of answers queued for clients, by buffer: how many connections hold each, and its
+        /// size. One counts here unless the frame cache keeps it (it counts in the cache's share).
+        var held: [Int: (connections: Int, bytes: Int)] = [:]
         /// The buffers the frame cache keeps.
         var cached: Set<Int> = []
     }
@@ -116,11 +116,10 @@ final class AdmissionGate: Sendable {
     func hold(key: Int, bytes: Int) {
         state.withLock { state in
             if let entry = state.held[key] {
-                state.held[key] = (entry.connections + 1, entry.bytes, entry.counted)
+                state.held[key] = (entry.connections + 1, entry.bytes)
             } else {
-                let counted = !state.cached.contains(key)
-                state.held[key] = (1, bytes, counted)
-                if counted { state.bytes += bytes }
+                state.held[key] = (1, bytes)
+                if !state.cached.contains(key) { state.bytes += bytes }
             }
         }
     }
@@ -130,11 +129,11 @@ final class AdmissionGate: Sendable {
         let freed = state.withLock { state -> Int in
             guard let entry = state.held[key] else { return 0 }
             guard entry.connections == 1 else {
-                state.held[key] = (entry.connections - 1, entry.bytes, entry.counted)
+                state.held[key] = (entry.connections - 1, entry.bytes)
                 return 0
             }
             state.held[key] = nil
-            guard entry.counted else { return 0 }
+            guard !state.cached.contains(key) else { return 0 }
             state.bytes -= entry.bytes
             return entry.bytes
         }
@@ -145,9 +144,8 @@ final class AdmissionGate: Sendable {
     /// longer: a buffer still queued for a client then counts here until it is sent.
     func setCached(key: Int, _ isCached: Bool) {
         let freed = state.withLock { state -> Bool in
-            if isCached { state.cached.insert(key) } else { state.cached.remove(key) }
-            guard let entry = state.held[key], entry.counted == isCached else { return false }
-            state.held[key] = (entry.connections, entry.bytes, !isCached)
+            let wasCached = isCached ? !state.cached.insert(key).inserted : state.cached.remove(key) != nil
+            guard wasCached != isCached, let entry = state.held[key] else { return false }
             state.bytes += isCached ? -entry.bytes : entry.bytes
             return isCached
         }
