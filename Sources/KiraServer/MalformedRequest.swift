@@ -16,7 +16,7 @@ enum MalformedRequest {
 
     /// What is wrong with a request, as far as the decoder says.
     enum Fault: String {
-        case headTooLarge, requestLineTooLong, version, unknownMethod, method, length, other
+        case headTooLarge, requestLineTooLong, version, unknownMethod, method, length, incomplete, other
 
         /// The decoder's limit of a head, request line included (llhttp's).
         static let headLimit = 80 << 10
@@ -36,6 +36,7 @@ enum MalformedRequest {
             case .invalidVersion: self = .version
             case .invalidMethod, .paused: self = Self.startsWithMethodToken(start) ? .unknownMethod : .method
             case .invalidContentLength, .unexpectedContentLength: self = .length
+            case .invalidEOFState: self = .incomplete
             default: self = .other
             }
         }
@@ -80,12 +81,19 @@ enum MalformedRequest {
             case .length:
                 Problem(status: .badRequest, kind: "malformed-request", title: "The request's length is ambiguous",
                         detail: "a request has at most one Content-Length, a decimal number, and none beside Transfer-Encoding")
+            case .incomplete:
+                Problem(status: .badRequest, kind: "malformed-request", title: "The request ended early",
+                        detail: "the connection's input closed before the request's head ended with an empty line")
             case .other:
                 Problem(status: .badRequest, kind: "malformed-request", title: "The request cannot be read",
                         detail: "the request is not HTTP/1.1 (RFC 9112): a request line, header fields with a colon each, an empty line")
             }
         }
     }
+
+    /// How loud its log line is: a client that leaves halfway through a head is no error, as one
+    /// that leaves before its first head is not (``ConnectionLogHandler``).
+    static func logLevel(of fault: Fault) -> Logger.Level { fault == .incomplete ? .debug : .info }
 
     /// The marker of a fault: the token and the fault.
     static func marker(for fault: Fault) -> String { "\(token) \(fault.rawValue)" }
@@ -105,7 +113,7 @@ enum MalformedRequest {
             var response = problem.response
             response.headers[.connection] = "close"
             metrics.recordRequest(route: "malformed", status: problem.status.code, duration: .zero)
-            logger.info("malformed request: \(problem.status.code) \(problem.title)")
+            logger.log(level: logLevel(of: fault), "malformed request: \(problem.status.code) \(problem.title)")
             try await writer.write(response: response.head, body: response.body)
             channel.close(promise: nil)
         }

@@ -45,6 +45,29 @@ import Testing
         #expect(fault.problem.status.code == status, "\(name)")
     }
 
+    /// A head whose connection's input closes halfway is marked incomplete: answered with a 400 in
+    /// case the client still reads, and logged at debug level, as a connection closed before its
+    /// first head is.
+    @Test func aHeadCutShortByTheClientIsIncomplete() throws {
+        let channel = EmbeddedChannel()
+        let start = RequestStartRecorder()
+        try channel.pipeline.syncOperations.addHandlers([
+            start, ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), MalformedRequestHandler(start: start),
+        ])
+        try channel.writeInbound(ByteBuffer(bytes: Array("GET /healthz HTTP/1.1\r\nHost: a\r\nX-".utf8)))
+        #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil)
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        var marker: String?
+        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) {
+            if case .head(let head) = part { marker = head.headers.first(name: MalformedRequest.headerName) }
+        }
+        let fault = try #require(marker?.split(separator: " ").last.flatMap { MalformedRequest.Fault(rawValue: String($0)) })
+        #expect(fault == .incomplete)
+        #expect(fault.problem.status.code == 400)
+        #expect(MalformedRequest.logLevel(of: fault) == .debug)
+        #expect(MalformedRequest.logLevel(of: .other) == .info)
+    }
+
     /// A request the decoder reads is not marked, however its bytes arrive.
     @Test func aWellFormedRequestIsNotMarked() throws {
         #expect(try Self.fault(of: "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\n\r\n") == nil)
