@@ -7,7 +7,8 @@ import NIOHTTP1
 ///
 /// It sits right after the HTTP decoder and looks only at a connection's first request: when it
 /// asks for an upgrade, the answer's head is either 101 (the upgrade goes on) or that 400, which it
-/// fills in. After that head it passes everything untouched: WebSocket bytes, once upgraded.
+/// fills in, and it tells ``ClientFrameMaskHandler`` which it was. After that head it passes
+/// everything untouched: WebSocket bytes, once upgraded.
 final class FailedUpgradeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -16,11 +17,18 @@ final class FailedUpgradeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var firstSeen = false
     private var upgradeAsked = false
     private var answered = false
+    /// Told whether the connection is upgraded, so that it checks the client's frames.
+    private let frames: ClientFrameMaskHandler
+
+    init(frames: ClientFrameMaskHandler) {
+        self.frames = frames
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if !firstSeen {
             firstSeen = true
             if case .head(let head) = unwrapInboundIn(data), head.headers.contains(name: "upgrade") { upgradeAsked = true }
+            if !upgradeAsked { frames.notUpgrading() }
         }
         context.fireChannelRead(data)
     }
@@ -42,6 +50,7 @@ final class FailedUpgradeHandler: ChannelDuplexHandler, RemovableChannelHandler 
         } else {
             context.write(data, promise: promise)
         }
+        if head.status == .switchingProtocols { frames.upgraded() } else { frames.notUpgrading() }
     }
 }
 #endif
