@@ -12,6 +12,15 @@ public struct MemoryBudget: Sendable, Equatable {
     /// 2 GiB: what a small machine or container can spare.
     public static let standard = MemoryBudget(bytes: 2 << 30)
 
+    /// 16 MiB, the smallest ceiling taken: below it not even the sample card's textures fit.
+    public static let minimumBytes = 16 << 20
+
+    /// What is wrong with this ceiling, to follow the name of the option that set it (`must be at
+    /// least 16M, not 1 KiB`), or nil when it is at least ``minimumBytes``.
+    public var problem: String? {
+        bytes >= Self.minimumBytes ? nil : "must be at least \(Self.minimumBytes >> 20)M, not \(Self.exactly(bytes))"
+    }
+
     /// Whether an estimated peak of `estimate` bytes fits.
     public func fits(_ estimate: Int) -> Bool { estimate <= bytes }
 
@@ -26,6 +35,15 @@ public struct MemoryBudget: Sendable, Equatable {
     /// The bytes of a `width` × `height` RGBA image with `channelBytes` bytes a channel.
     public static func imageBytes(width: Int, height: Int, channelBytes: Int) -> Int {
         width * height * 4 * channelBytes
+    }
+
+    /// `bytes` exactly, in the largest binary unit that divides it: "1 KiB", "16383 KiB", "1000
+    /// bytes". Not ``describe(_:)``, which rounds up to whole MiB (right for an estimate) and so
+    /// would say "not 1 MiB" for 1K, or "not 16 MiB" for a ceiling just under 16M.
+    static func exactly(_ bytes: Int) -> String {
+        if bytes != 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes != 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     /// `bytes` for people: "512 MiB", "3.1 GiB".

@@ -103,6 +103,7 @@ public struct ServerConfiguration: Sendable {
         guard (1...CanvasSettings.maxSide).contains(maxCanvas.width), (1...CanvasSettings.maxSide).contains(maxCanvas.height) else {
             throw ServerSetupError("--max-size must be WxH with each side 1...\(CanvasSettings.maxSide)")
         }
+        if let problem = memory.problem { throw ServerSetupError("--max-memory \(problem)") }
         guard cacheBytes >= 0, cacheBytes < memory.bytes else {
             throw ServerSetupError("--cache \(MemoryBudget.describe(cacheBytes)) does not fit in --max-memory \(MemoryBudget.describe(memory.bytes)): "
                                    + "the cache counts inside the memory budget, with the textures and the frames being rendered")

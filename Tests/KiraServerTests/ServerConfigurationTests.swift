@@ -1,5 +1,6 @@
 #if Server
 import KiraServer
+import KiraFiles
 import KiraServerAPI
 import Testing
 
@@ -18,6 +19,15 @@ import Testing
         #expect(throws: ServerSetupError.self) { try set.setDuration(option, seconds: .infinity) }
         try set.setDuration(option, seconds: setting.example)
         try set.validate()
+    }
+
+    /// The memory budget's minimum holds for a configuration as for `--max-memory`.
+    @Test func aMemoryBudgetUnderTheMinimumIsRefused() {
+        var configuration = ServerFixtures.configuration()
+        configuration.memory = MemoryBudget(bytes: 1 << 10)
+        configuration.cacheBytes = 0
+        let error = #expect(throws: ServerSetupError.self) { try configuration.validate() }
+        #expect(error?.description == "--max-memory must be at least 16M, not 1 KiB")
     }
 
     @Test func theMessageGivesTheRange() {

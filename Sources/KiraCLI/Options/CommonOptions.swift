@@ -41,18 +41,7 @@ struct MemoryOptions: ParsableArguments {
     var maxMemory = ByteCountArgument(bytes: MemoryBudget.standard.bytes)
 
     func validate() throws {
-        guard maxMemory.bytes >= 16 << 20 else {
-            throw ValidationError("--max-memory must be at least 16M, not \(Self.exactly(maxMemory.bytes))")
-        }
-    }
-
-    /// `bytes` exactly, in the largest binary unit that divides it: "1 KiB", "16383 KiB",
-    /// "1000 bytes". Not `MemoryBudget.describe`, which rounds up to whole MiB (right for an
-    /// estimate) and so said "not 1 MiB" for 1K, or "not 16 MiB" for a value just under 16M.
-    static func exactly(_ bytes: Int) -> String {
-        if bytes != 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes != 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        if let problem = budget.problem { throw ValidationError("--max-memory \(problem)") }
     }
 
     var budget: MemoryBudget { MemoryBudget(bytes: maxMemory.bytes) }
