@@ -25,7 +25,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         }
         // A client that left while its answer was made never gets it: 499, as for a cancelled request.
-        let left = await (context as? any PeerRequestContext)?.peerLeft ?? false
+        let left = (context as? any PeerRequestContext)?.peerLeft ?? false
         let status = left ? Problem.clientClosed.status.code : response.status.code
         record(request, status: status, cache: response.headers[Self.cacheHeader], route: context.endpointPath, since: start)
         return response

@@ -23,17 +23,15 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext, RemoteAddr
     }
 
     var peerLeft: Bool {
-        get async {
-            // Without a peer (a request made in process), no one can leave.
-            guard remoteAddress != nil else { return false }
-            return !channel.isActive || peer?.inputClosed == true
-        }
+        // Without a peer (a request made in process), no one can leave.
+        guard remoteAddress != nil else { return false }
+        return !channel.isActive || peer?.inputClosed == true
     }
 }
 
 /// A request context that knows whether its client is still connected.
 protocol PeerRequestContext: RequestContext {
     /// The connection closed: an answer made now reaches no one.
-    var peerLeft: Bool { get async }
+    var peerLeft: Bool { get }
 }
 #endif
