@@ -54,7 +54,9 @@ enum PreviewPage {
     code { display: block; white-space: pre-wrap; word-break: break-all; font-size: 12px; padding: 6px; border: 1px solid var(--line); border-radius: 4px; }
     #stats { font-variant-numeric: tabular-nums; color: var(--muted); font-size: 0.85rem; }
     @media (min-width: 760px) {
-      body { grid-template-columns: minmax(0, 1fr) minmax(300px, 380px); padding: 16px 24px; gap: 16px 24px; }
+      /* The card's column is as wide as its canvas where the window allows: a canvas drawn smaller
+         than its pixels is resampled by the browser for every frame. */
+      body { grid-template-columns: minmax(0, max-content) minmax(300px, 380px); justify-content: center; max-width: none; padding: 16px 24px; gap: 16px 24px; }
       header { grid-column: 1 / -1; }
       #card { max-height: calc(100vh - 110px); }
     }
