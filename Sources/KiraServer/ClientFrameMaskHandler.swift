@@ -15,8 +15,8 @@ final class ClientFrameMaskHandler: ChannelInboundHandler, RemovableChannelHandl
     typealias InboundOut = ByteBuffer
 
     private enum Phase {
-        /// Within the first request head, `matched` bytes into its empty line (CR LF CR LF).
-        case head(matched: Int)
+        /// Within the first request head, looking for its empty line.
+        case head(EmptyLineScanner)
         /// Reading what follows the head as frames: `header` is the current frame's header so far,
         /// `payloadLeft` the bytes of its payload still to pass.
         case frames(header: [UInt8], payloadLeft: UInt64)
@@ -24,7 +24,7 @@ final class ClientFrameMaskHandler: ChannelInboundHandler, RemovableChannelHandl
         case done
     }
 
-    private var phase = Phase.head(matched: 0)
+    private var phase = Phase.head(EmptyLineScanner())
     private var unmaskedSeen = false
     private var upgradeAnswered = false
     private var context: ChannelHandlerContext?
@@ -69,14 +69,14 @@ final class ClientFrameMaskHandler: ChannelInboundHandler, RemovableChannelHandl
             switch phase {
             case .done:
                 return
-            case .head(var matched):
-                let emptyLine: [UInt8] = [13, 10, 13, 10]
-                while index < bytes.count, matched < 4 {
-                    let byte = bytes[index]
-                    index += 1
-                    matched = byte == emptyLine[matched] ? matched + 1 : (byte == 13 ? 1 : 0)
+            case .head(var emptyLine):
+                if let end = emptyLine.end(in: bytes, from: index) {
+                    index = end
+                    phase = .frames(header: [], payloadLeft: 0)
+                } else {
+                    index = bytes.count
+                    phase = .head(emptyLine)
                 }
-                phase = matched == 4 ? .frames(header: [], payloadLeft: 0) : .head(matched: matched)
             case .frames(var header, let payloadLeft):
                 if payloadLeft > 0 {
                     let passed = Int(min(payloadLeft, UInt64(bytes.count - index)))

@@ -17,8 +17,7 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
     let peer: PeerWatch
     private var deadline: Scheduled<Void>?
     private var headEnded = false
-    /// The last bytes read, for an empty line split across reads.
-    private var tail: [UInt8] = []
+    private var emptyLine = EmptyLineScanner()
 
     init(timeout: TimeAmount, peer: PeerWatch = PeerWatch()) {
         self.timeout = timeout
@@ -44,16 +43,9 @@ final class FirstHeadDeadlineHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if !headEnded {
-            let bytes = tail + Array(unwrapInboundIn(data).readableBytesView)
-            let end: [UInt8] = [13, 10, 13, 10]
-            if bytes.count >= 4, (0...(bytes.count - 4)).contains(where: { bytes[$0..<$0 + 4].elementsEqual(end) }) {
-                headEnded = true
-                deadline?.cancel()
-                tail = []
-            } else {
-                tail = Array(bytes.suffix(3))
-            }
+        if !headEnded, unwrapInboundIn(data).withUnsafeReadableBytes({ emptyLine.end(in: $0) }) != nil {
+            headEnded = true
+            deadline?.cancel()
         }
         context.fireChannelRead(data)
     }
