@@ -131,16 +131,7 @@ final class FrameService: Sendable {
         let frameBytes = try checkCost(of: request, scene: scene, card: card)
         do {
             return try await admitted(bytes: frameBytes) {
-                // The frame comes back in a box emptied here: a value the render thread hands back
-                // is still referenced there for a moment, so the session's header in front of the
-                // image copied all of it (0.9 ms of CPU a 630-wide raw frame, 2-core Zen 4).
-                let handoff = Locked<LiveRenderer.Frame?>(nil)
-                try await Self.onRenderThread { try handoff.withLock { $0 = try renderer.frame(request, scene: scene, window: window, encoding: encoding) } }
-                return try handoff.withLock { frame in
-                    defer { frame = nil }
-                    guard let frame else { throw CancellationError() }
-                    return frame
-                }
+                try await Self.onRenderThread { try renderer.frame(request, scene: scene, window: window, encoding: encoding) }
             }
         } catch is AdmissionGate.Overloaded {
             metrics.recordRejection("overloaded")
@@ -212,8 +203,17 @@ final class FrameService: Sendable {
     /// the deadlines. A thread made per render cost 0.88x of the uncached requests/s at 8
     /// connections (61.8 against 70.0, 800x1000 frames, 2-core Zen 4).
     static func onRenderThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        // The result comes back in a box emptied here, so that the caller holds it alone: a value
+        // the pool thread hands back is still referenced there for a moment, and a live frame's
+        // header put in front of its image copied all of it (0.9 ms of CPU a 630-wide raw frame,
+        // 2-core Zen 4).
+        let handoff = Locked<T?>(nil)
         // The future's form: a request that gives up leaves the render to finish for the cache.
-        try await NIOThreadPool.singleton.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) { try work() }.get()
+        try await NIOThreadPool.singleton.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) {
+            try handoff.withLock { $0 = try work() }
+        }.get()
+        guard let result = handoff.withLock({ $0.take() }) else { throw CancellationError() }
+        return result
     }
 
     /// Runs `work` (a render of about `frameBytes`) once admitted.
