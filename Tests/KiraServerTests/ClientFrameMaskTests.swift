@@ -11,18 +11,6 @@ import Testing
     static let upgrade = Array(RawConnection.webSocketUpgrade(path: "/live").utf8)
     static let closeWithProtocolError: [UInt8] = [0x88, 0x02, 0x03, 0xEA]
 
-    /// A client frame: masked (with a zero key, so the payload goes as it is) unless `masked` is false.
-    static func frame(_ payload: [UInt8], opcode: UInt8 = 0x1, masked: Bool = true) -> [UInt8] {
-        let mask: UInt8 = masked ? 0x80 : 0
-        var frame: [UInt8] = [0x80 | opcode]
-        switch payload.count {
-        case ..<126: frame.append(mask | UInt8(payload.count))
-        case ..<65536: frame += [mask | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default: frame += [mask | 127] + (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
-        }
-        return frame + (masked ? [0, 0, 0, 0] : []) + payload
-    }
-
     /// What the handler passes on and sends for `reads`, with `upgraded` called after the read
     /// numbered `answeredAfter` (nil: the first request is no upgrade, told after the first read).
     static func run(_ reads: [[UInt8]], answeredAfter: Int?) throws -> (passed: [UInt8], sent: [UInt8], open: Bool) {
@@ -42,21 +30,21 @@ import Testing
     }
 
     @Test func anUnmaskedFrameAfterTheUpgradeCloses() throws {
-        let result = try Self.run([Self.upgrade, Self.frame(Array("{}".utf8), masked: false)], answeredAfter: 0)
+        let result = try Self.run([Self.upgrade, RawConnection.webSocketFrame(Array("{}".utf8), masked: false)], answeredAfter: 0)
         #expect(result.sent == Self.closeWithProtocolError)
         #expect(!result.open)
         #expect(result.passed == Self.upgrade, "the unmasked frame went on")
     }
 
     @Test func anUnmaskedFrameInTheUpgradeRequestsReadClosesOnceAnswered() throws {
-        let result = try Self.run([Self.upgrade + Self.frame(Array("{}".utf8), masked: false)], answeredAfter: 0)
+        let result = try Self.run([Self.upgrade + RawConnection.webSocketFrame(Array("{}".utf8), masked: false)], answeredAfter: 0)
         #expect(result.sent == Self.closeWithProtocolError)
         #expect(!result.open)
     }
 
     @Test(arguments: [0, 1, 125, 126, 65535, 65536, 70000])
     func maskedFramesPassWhateverTheirLengthAndSplit(length: Int) throws {
-        let frames = Self.frame([UInt8](repeating: 0x78, count: length)) + Self.frame(Array("{}".utf8), opcode: 0x9)
+        let frames = RawConnection.webSocketFrame([UInt8](repeating: 0x78, count: length)) + RawConnection.webSocketFrame(Array("{}".utf8), opcode: 0x9)
         let stream = Self.upgrade + frames
         // Every split point near the head's end and the frame headers, and reads of 7 bytes.
         for cut in [Self.upgrade.count - 2, Self.upgrade.count, Self.upgrade.count + 1, Self.upgrade.count + 3, stream.count - 7] {
@@ -82,7 +70,7 @@ import Testing
     func theLivePreviewClosesOnAnUnmaskedFrame(inTheUpgradesPacket: Bool) async throws {
         try await ServerFixtures.running(ServerFixtures.configuration()) { port in
             let connection = try await RawConnection.open(1, port: port)[0]
-            let unmasked = Self.frame(Array(#"{"type":"frob","id":1}"#.utf8), masked: false)
+            let unmasked = RawConnection.webSocketFrame(Array(#"{"type":"frob","id":1}"#.utf8), masked: false)
             var answer: [UInt8] = []
             if inTheUpgradesPacket {
                 connection.send(bytes: Self.upgrade + unmasked)

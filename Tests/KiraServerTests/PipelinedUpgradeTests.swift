@@ -9,7 +9,7 @@ import Testing
         try await ServerFixtures.running(ServerFixtures.configuration()) { port in
             let connection = try await RawConnection.open(1, port: port)[0]
             let message = Array(#"{"type":"frob","id":1}"#.utf8)
-            connection.send(bytes: Array(RawConnection.webSocketUpgrade(path: "/live").utf8) + [0x81, 0x80 | UInt8(message.count), 0, 0, 0, 0] + message)
+            connection.send(bytes: Array(RawConnection.webSocketUpgrade(path: "/live").utf8) + RawConnection.webSocketFrame(message))
             let received = await connection.read(seconds: 60) { bytes in
                 RawConnection.webSocketFrames(in: bytes).contains { $0.first == 0x81 && String(decoding: $0.payload, as: UTF8.self).contains("error") }
             }

@@ -114,14 +114,22 @@ final class RawConnection: @unchecked Sendable {  // one owner at a time: made o
         return frames
     }
 
-    /// Sends `text` as one WebSocket text frame, masked as a client must (with a zero key, so the
-    /// payload goes as it is).
+    /// A client's WebSocket frame of `payload` (a text frame by default): masked as a client must,
+    /// with a zero key so the payload goes as it is, unless `masked` is false.
+    static func webSocketFrame(_ payload: [UInt8], opcode: UInt8 = 0x1, masked: Bool = true) -> [UInt8] {
+        let mask: UInt8 = masked ? 0x80 : 0
+        var frame: [UInt8] = [0x80 | opcode]
+        switch payload.count {
+        case ..<126: frame.append(mask | UInt8(payload.count))
+        case ..<65536: frame += [mask | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default: frame += [mask | 127] + (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        }
+        return frame + (masked ? [0, 0, 0, 0] : []) + payload
+    }
+
+    /// Sends `text` as one WebSocket text frame, masked as a client must.
     func sendWebSocketText(_ text: String) {
-        let payload = Array(text.utf8)
-        precondition(payload.count < 65536)
-        var frame: [UInt8] = [0x81]
-        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else { frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
-        send(bytes: frame + [0, 0, 0, 0] + payload)
+        send(bytes: Self.webSocketFrame(Array(text.utf8)))
     }
 
     /// Reads on a thread of its own until `done` holds for what came, the connection closes
