@@ -117,7 +117,7 @@ let targets: [Target] = [
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
-    .target(name: "KiraVideo", dependencies: ["KiraImage", "KiraFiles", "CKiraFiles"], swiftSettings: nativeCPU),
+    .target(name: "KiraVideo", dependencies: ["KiraImage", "KiraFiles", "CKiraFiles", "CKiraCPU"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
     .target(name: "KiraCompare", dependencies: ["KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.

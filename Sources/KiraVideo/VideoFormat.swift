@@ -1,3 +1,5 @@
+import CKiraCPU
+
 /// The containers Kira writes through ffmpeg, each with the codec and settings that every
 /// browser and phone plays.
 public enum VideoFormat: String, Sendable, CaseIterable {
@@ -110,12 +112,33 @@ public struct VideoSettings: Sendable, Equatable {
 }
 
 extension VideoFormat {
+    /// libswscale's flags for every scale and conversion of a clip: without `bitexact` its SIMD
+    /// rounds by CPU (an MP4's frames up to 2 levels apart as an AVX2 CPU and as Zen 4); with it,
+    /// the same bytes on every CPU tried, at no measurable cost (docs/videos.md).
+    static let scaleFlags = "accurate_rnd+bitexact"
+
+    /// The instruction sets x264 is told to use, so that an MP4 is the same on every CPU: left to
+    /// itself, x264 takes AVX-512 paths that decide differently (decoded frames 40 dB apart, up
+    /// to 37 levels, for the same frames on Zen 4 and as an AVX2 CPU), while its SSE4.2 and AVX2
+    /// paths write the same bytes (docs/videos.md). Without AVX-512 it encodes as fast (2.4-2.7 s
+    /// against 2.4-3.1 s, 60 frames of 740x1000, Zen 4). Nil off x86-64: x264's own choice.
+    static let x264Instructions: String? = {
+        #if arch(x86_64)
+        let sse = "MMX2,SSE2Fast,SSSE3,SSE4.2"
+        return kira_cpu_runs_level(3) != 0 ? sse + ",AVX,FMA3,BMI2,AVX2" : sse
+        #else
+        return nil
+        #endif
+    }()
+
     /// ffmpeg's arguments: raw RGBA frames of `settings` on standard input, the video to `output`.
     ///
     /// ffmpeg prints only errors (kept for Kira's message), no banner and no progress: Kira
     /// shows its own. `-xerror` makes an error writing the output end ffmpeg with a nonzero
     /// status: without it ffmpeg 5 exits 0 when the trailer cannot be written (a full disk),
-    /// leaving an empty or truncated file that would be published.
+    /// leaving an empty or truncated file that would be published. Every conversion is an
+    /// explicit `scale` with ``scaleFlags`` and `+bitexact` keeps ffmpeg's version out of the
+    /// file, so a clip is the same bytes on every CPU that runs Kira (Tests/CPULevels).
     public func ffmpegArguments(_ settings: VideoSettings, output: String) -> [String] {
         let matte = String(format6: settings.matte)
         var arguments = [
@@ -124,8 +147,15 @@ extension VideoFormat {
             "-framerate", "\(settings.framesPerSecond)", "-i", "pipe:0", "-an",
         ]
         let alpha = settings.transparent
+        let flags = Self.scaleFlags
         // Scaling, when asked, comes first (on straight RGBA); -1 keeps the aspect ratio.
-        let scale = settings.outputWidth.map { "scale=\($0):-1:flags=lanczos," } ?? ""
+        let scale = settings.outputWidth.map { "scale=\($0):-1:flags=lanczos+\(flags)," } ?? ""
+        // The conversion to the codec's pixel format, made here rather than left to the
+        // scaler ffmpeg would insert with its default flags.
+        let convert = { (format: String) in "scale=flags=\(flags),format=\(format)" }
+        // The filter graph, its own flags first: they reach the scalers ffmpeg inserts itself
+        // (the overlay's and the palette's RGB conversions).
+        let graph = { (filters: String) in "sws_flags=\(flags);" + filters }
         switch self {
         case .mp4:
             // Flatten onto the matte (overlay blends straight alpha), pad to even on the right and
@@ -133,30 +163,31 @@ extension VideoFormat {
             var filter = alpha
                 ? "color=c=0x\(matte):s=\(settings.width)x\(settings.height):r=\(settings.framesPerSecond)[matte];[matte][0:v]overlay=shortest=1:format=rgb,"
                 : "[0:v]"
-            filter += scale + "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=0x\(matte),scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
-            arguments += ["-filter_complex", filter,
-                          "-c:v", "libx264", "-preset", "medium", "-crf", "\(settings.quality ?? defaultQuality!)",
-                          "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+            filter += scale + "pad=ceil(iw/2)*2:ceil(ih/2)*2:0:0:color=0x\(matte),scale=out_color_matrix=bt709:out_range=tv:flags=\(flags),format=yuv420p"
+            arguments += ["-filter_complex", graph(filter),
+                          "-c:v", "libx264", "-preset", "medium", "-crf", "\(settings.quality ?? defaultQuality!)"]
+            if let instructions = Self.x264Instructions { arguments += ["-x264-params", "asm=\(instructions)"] }
+            arguments += ["-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
                           "-color_range", "tv", "-movflags", "+faststart", "-f", "mp4"]
         case .webm:
-            if !scale.isEmpty { arguments += ["-vf", String(scale.dropLast())] }
-            arguments += ["-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
+            arguments += ["-filter_complex", graph("[0:v]" + scale + convert(alpha ? "yuva420p" : "yuv420p")),
+                          "-c:v", "libvpx-vp9", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
                           "-crf", "\(settings.quality ?? defaultQuality!)", "-b:v", "0", "-row-mt", "1",
                           "-deadline", "good", "-cpu-used", "4", "-f", "webm"]
         case .webp:
-            if !scale.isEmpty { arguments += ["-vf", String(scale.dropLast())] }
-            arguments += ["-c:v", "libwebp_anim", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
+            arguments += ["-filter_complex", graph("[0:v]" + scale + convert(alpha ? "yuva420p" : "yuv420p")),
+                          "-c:v", "libwebp_anim", "-pix_fmt", alpha ? "yuva420p" : "yuv420p",
                           "-lossless", "0", "-quality", "80", "-loop", "0", "-f", "webp"]
         case .gif:
             // One pass over the clip for the palette, one to map the frames onto it; the palette
             // keeps an index for transparency when the background is transparent.
             let reserve = alpha ? 1 : 0
             arguments += ["-filter_complex",
-                          "[0:v]\(scale)split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128",
+                          graph("[0:v]\(scale)split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=\(reserve)[p];[b][p]paletteuse=dither=sierra2_4a:alpha_threshold=128"),
                           "-loop", "0", "-f", "gif"]
         }
         if let threads = encoderThreads(settings) { arguments += ["-threads", "\(threads)"] }
-        return arguments + ["-y", output]
+        return arguments + ["-flags", "+bitexact", "-fflags", "+bitexact", "-y", output]
     }
 }
 

@@ -251,3 +251,24 @@ import Testing
                 == VideoFormat.mp4.estimatedEncoderBytes(Self.settings(1024, threads: VideoFormat.maxEncoderThreads), frames: 1))
     }
 }
+
+/// The ffmpeg arguments that make a clip the same bytes on every CPU.
+@Suite struct ReproducibleEncodeTests {
+    /// Tests/CPULevels/encoders.sh proves the bytes on emulated CPUs; this says why: each scaler, written or inserted by ffmpeg, rounds bit-exactly, x264 is
+    /// kept off its AVX-512 paths, and ffmpeg's version stays out of the file.
+    @Test(arguments: VideoFormat.allCases) func sameBytesOnEveryCPU(format: VideoFormat) {
+        for transparent in [false, true] {
+            for outputWidth in [nil, 16] {
+                let settings = VideoSettings(width: 33, height: 21, framesPerSecond: 10, transparent: transparent, outputWidth: outputWidth)
+                let arguments = format.ffmpegArguments(settings, output: "x")
+                let graph = arguments.firstIndex(of: "-filter_complex").map { arguments[$0 + 1] } ?? ""
+                #expect(graph.hasPrefix("sws_flags=accurate_rnd+bitexact;"), "\(graph)")
+                let scalers = graph.components(separatedBy: "scale=").dropFirst()
+                #expect(scalers.allSatisfy { $0.prefix(while: { $0 != "," && $0 != ";" }).contains("bitexact") }, "\(graph)")
+                #expect(arguments.joined(separator: " ").contains("-flags +bitexact -fflags +bitexact"))
+                let x264 = arguments.firstIndex(of: "-x264-params").map { arguments[$0 + 1] }
+                #expect(format == .mp4 ? x264?.hasPrefix("asm=MMX2,SSE2Fast,SSSE3,SSE4.2") == true && !x264!.contains("AVX512") : x264 == nil)
+            }
+        }
+    }
+}
