@@ -137,8 +137,9 @@ extension VideoFormat {
     /// shows its own. `-xerror` makes an error writing the output end ffmpeg with a nonzero
     /// status: without it ffmpeg 5 exits 0 when the trailer cannot be written (a full disk),
     /// leaving an empty or truncated file that would be published. Every conversion is an
-    /// explicit `scale` with ``scaleFlags`` and `+bitexact` keeps ffmpeg's version out of the
-    /// file, so a clip is the same bytes on every CPU that runs Kira (Tests/CPULevels).
+    /// explicit, bit-exact `scale`, x264 is told its instruction sets, and `+bitexact` keeps
+    /// ffmpeg's version out of the file: a clip is the same bytes on every CPU that runs Kira
+    /// (Tests/CPULevels/encoders.sh).
     public func ffmpegArguments(_ settings: VideoSettings, output: String) -> [String] {
         let matte = String(format6: settings.matte)
         var arguments = [
