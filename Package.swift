@@ -74,7 +74,7 @@ func server(_ product: String, _ package: String) -> Target.Dependency {
 // The `kira` command line, as `kira` and (with the server built in) as `kira-serve`.
 let commandLineDependencies: [Target.Dependency] = [
     "CKiraMemory",
-    "Kira", "KiraFiles", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraTextureCache", "KiraBench", "KiraServerAPI",
+    "Kira", "KiraPNG", "KiraPipeline", "KiraFiles", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraTextureCache", "KiraBench", "KiraServerAPI",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "Logging", package: "swift-log"),
 ]
@@ -84,7 +84,7 @@ let kernelDependencies: [Target.Dependency] = ["KiraLaneJobs", "KiraShader", "Ki
 let targets: [Target] = [
     // The umbrella module.
     .target(
-        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraFiles", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput"],
+        name: "Kira", dependencies: ["KiraShader", "KiraGeometry", "KiraFiles", "KiraImage", "KiraFormats", "KiraRender", "KiraCompare", "KiraAnimation", "KiraSamples", "KiraVideo", "KiraRequest", "KiraOutput", "KiraPNG", "KiraPipeline"],
         swiftSettings: nativeCPU),
 
     // WHAT a pixel computes: the kira shader, scalar reference and SIMD lanes. No I/O, no threads.
@@ -94,19 +94,29 @@ let targets: [Target] = [
     // Files read and written safely: whole-file reads with limits, atomic replacement, the output
     // rules, file identity, cleanup at termination, and the memory budget that inputs count against.
     .target(name: "KiraFiles", dependencies: ["CKiraFiles"], swiftSettings: nativeCPU),
-    // RGBA image buffers, PNG decoding/encoding through libpng.
-    .target(name: "KiraImage", dependencies: ["KiraFiles", "CKiraPNG", "CLibDeflate"], swiftSettings: nativeCPU),
+    // RGBA image buffers of 8- or 16-bit channels and the largest sizes Kira takes: part of the
+    // portable pixel core, which also builds for WebAssembly (scripts/build-web).
+    .target(name: "KiraImage", swiftSettings: nativeCPU),
+    // PNG and animated PNG files: decoding through libpng, encoding through libdeflate or igzip.
+    .target(name: "KiraPNG", dependencies: ["KiraImage", "KiraFiles", "CKiraPNG", "CLibDeflate"], swiftSettings: nativeCPU),
     // Still images beyond PNG and colour: WebP and JPEG files, an art's colour profile converted to
-    // sRGB, Lanczos downscaling. KiraImage holds the PNG side (and its files); this module the
+    // sRGB, Lanczos downscaling. KiraPNG holds the PNG side (and its files); this module the
     // four libraries below, so that a user who only needs PNG decoding does not link them.
     .target(
-        name: "KiraFormats", dependencies: ["KiraImage", "KiraFiles", "CKiraFormats"],
+        name: "KiraFormats", dependencies: ["KiraImage", "KiraPNG", "KiraFiles", "CKiraFormats"],
         swiftSettings: nativeCPU),
-    // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch.
+    // HOW the shader runs over an image: tiles, threads, per-frame tables, reusable scratch. Part
+    // of the portable core: on WebAssembly its tiles run on the calling thread, in one level's kernels.
     .target(
         name: "KiraRender",
-        dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraFiles", "KiraLaneJobs", "KiraKernelsV2", "KiraKernelsV3", "KiraKernelsV4", "CKiraLanes", "CKiraProjection", "CKiraCPU"],
+        dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "KiraLaneJobs", "KiraKernelsV2", "KiraKernelsV3", "KiraKernelsV4", "CKiraLanes", "CKiraProjection", "CKiraCPU"],
         swiftSettings: nativeCPU),
+    // Kira in a browser: a card file's faces, the renderer the browser's module drives, and the
+    // functions it calls. Portable: scripts/build-web builds it with the core for WebAssembly.
+    .target(name: "KiraWeb", dependencies: ["KiraRender", "KiraSamples", "KiraAnimation", "KiraImage", "KiraShader", "KiraGeometry"], swiftSettings: nativeCPU),
+    // Frames rendered in batches and handed to sinks (files, encoders) on other threads while the
+    // next batch renders: the one path from scenes to outputs of animations and catalogues.
+    .target(name: "KiraPipeline", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraLaneJobs"], swiftSettings: nativeCPU),
     // What the pixel loops take: raw views of the images, per-worker scratch, faces to project,
     // the channel types. Shared by KiraRender and every level's kernels.
     .target(name: "KiraLaneJobs", dependencies: ["KiraShader", "KiraGeometry", "KiraImage", "CKiraProjection"], swiftSettings: nativeCPU),
@@ -115,7 +125,7 @@ let targets: [Target] = [
     .target(name: "KiraKernelsV3", dependencies: kernelDependencies, swiftSettings: kernelLevel("v3")),
     .target(name: "KiraKernelsV4", dependencies: kernelDependencies, swiftSettings: kernelLevel("v4")),
     // Time: SwiftUI's timing curves and springs, and the card animations Kira reproduces as presets of poses.
-    .target(name: "KiraAnimation", dependencies: ["KiraGeometry", "KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
+    .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
     .target(name: "KiraVideo", dependencies: ["KiraImage", "KiraFiles", "CKiraFiles", "CKiraCPU"], swiftSettings: nativeCPU),
     // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
@@ -125,37 +135,37 @@ let targets: [Target] = [
     // against 0.3 s CPU for CommittedTexturesTests), and every CLI test on the built-in card draws it.
     // Same pixels at either level (Swift never contracts float operations; CommittedTexturesTests).
     .target(
-        name: "KiraSamples", dependencies: ["KiraImage", "KiraFiles"],
+        name: "KiraSamples", dependencies: ["KiraImage", "KiraRender"],
         swiftSettings: nativeCPU + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
     // WHAT a front end asks for: a frame, a shaded face or an animation as one value, with one
     // table of named parameters that the command line, manifests and HTTP queries all parse.
     .target(
         name: "KiraRequest",
-        dependencies: ["KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFiles", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
+        dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFiles", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
         swiftSettings: nativeCPU),
 
     // Textures decoded once per file within a memory budget, and SHA-256 content hashes, shared by
     // `kira batch` and `kira serve`. Not in the umbrella: a package that only renders never links
     // libcrypto.
     .target(
-        name: "KiraTextureCache", dependencies: ["KiraRequest", "KiraImage", "KiraFiles", "CLibCrypto"],
+        name: "KiraTextureCache", dependencies: ["KiraPNG", "KiraRequest", "KiraImage", "KiraFiles", "CLibCrypto"],
         swiftSettings: nativeCPU),
 
     // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
     // as sinks of the one frame pipeline (KiraRender's FramePipeline); and the animation job that
     // checks an AnimationRequest and renders it into those sinks.
-    .target(name: "KiraOutput", dependencies: ["KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo", "KiraRequest", "KiraAnimation", "KiraGeometry"], swiftSettings: nativeCPU),
+    .target(name: "KiraOutput", dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo", "KiraRequest", "KiraAnimation", "KiraGeometry"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
-    .target(name: "KiraBench", dependencies: ["KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments"], swiftSettings: nativeCPU),
+    .target(name: "KiraBench", dependencies: ["KiraSamples", "KiraPipeline", "KiraPNG", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments"], swiftSettings: nativeCPU),
 
     // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
     // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
     // renders never builds the CSV reader or links libcrypto.
     .target(
         name: "KiraCatalogue",
-        dependencies: ["KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments", .product(name: "CSV", package: "CSV.swift")],
+        dependencies: ["KiraPipeline", "KiraPNG", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
     // What `kira serve` is started with and what its URLs mean: its configuration, the render
@@ -171,7 +181,7 @@ let targets: [Target] = [
     .target(
         name: "KiraServer",
         dependencies: [
-            "KiraServerAPI", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraAnimation", "KiraGeometry",
+            "KiraServerAPI", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraPNG", "KiraFiles", "KiraFormats", "KiraAnimation", "KiraGeometry",
             server("Hummingbird", "hummingbird"),
             server("ServiceLifecycle", "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -276,27 +286,27 @@ let targets: [Target] = [
     .testTarget(name: "KiraShaderTests", dependencies: ["KiraShader"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraGeometryTests", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Helpers shared by the test targets (hand-built PNG files).
-    .target(name: "KiraTestSupport", path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
+    .target(name: "KiraTestSupport", dependencies: ["KiraPNG"], path: "Tests/KiraTestSupport", swiftSettings: nativeCPU),
     .testTarget(name: "KiraFilesTests", dependencies: ["KiraFiles", "CKiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraImageTests", dependencies: ["KiraImage", "KiraFiles", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraFormats", "KiraImage", "KiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraRenderTests", dependencies: ["KiraRender", "KiraFiles", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraImageTests", dependencies: ["KiraPNG", "KiraImage", "KiraFiles", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraFormatsTests", dependencies: ["KiraPNG", "KiraFormats", "KiraImage", "KiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRenderTests", dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraFiles", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCompareTests", dependencies: ["KiraCompare", "KiraRender", "KiraSamples", "KiraRequest", "KiraFormats"],
+        name: "KiraCompareTests", dependencies: ["KiraPNG", "KiraCompare", "KiraRender", "KiraSamples", "KiraRequest", "KiraFormats"],
         exclude: ["ssim_reference.py", "flip_reference.py", "Golden"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraRequestTests", dependencies: ["KiraRequest", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRequestTests", dependencies: ["KiraSamples", "KiraPNG", "KiraRequest", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraOutputTests", dependencies: ["KiraOutput", "KiraRequest", "KiraFiles"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraSamplesTests", dependencies: ["KiraSamples"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraCatalogue", "KiraFiles", "KiraTextureCache", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraSamplesTests", dependencies: ["KiraPNG", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraPNG", "KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraPNG", "KiraCatalogue", "KiraFiles", "KiraTextureCache", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServerAPI", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraServerTests",
-        dependencies: [
+        dependencies: ["KiraPNG", 
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
             // The parity test sends each request through every front end: the command line's
             // option groups and a manifest's row besides the server's query and live controls.

@@ -6,6 +6,8 @@
 @_exported import KiraGeometry
 @_exported import KiraImage
 @_exported import KiraOutput
+@_exported import KiraPNG
+@_exported import KiraPipeline
 @_exported import KiraRender
 @_exported import KiraRequest
 @_exported import KiraSamples

@@ -6,6 +6,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(WASILibc)
+import WASILibc  // WebAssembly: wasi-libc's libm (scripts/build-web)
 #endif
 
 /// What the card shows at one moment of an animation.

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(WASILibc)
+import WASILibc  // WebAssembly: wasi-libc's libm (scripts/build-web)
 #endif
 
 /// A finger's drag over the card: the translation (points) from where it started, over time.

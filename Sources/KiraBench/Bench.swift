@@ -3,8 +3,11 @@ import KiraFiles
 import KiraFormats
 import KiraGeometry
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import KiraRender
 import KiraRequest
+import KiraSamples
 import KiraShader
 
 /// Runs the measurements and collects the results.

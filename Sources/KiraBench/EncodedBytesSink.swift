@@ -1,4 +1,6 @@
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import KiraRender
 
 /// Encodes every frame as `kira animate` does numbered PNGs, and only counts the bytes.

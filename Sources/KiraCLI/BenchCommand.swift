@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Kira
 import KiraBench
+import KiraPNG
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Kira
 import KiraFiles
+import KiraPNG
 import Synchronization
 
 /// `kira compare`: how far apart two images are, with CI-friendly exit codes.

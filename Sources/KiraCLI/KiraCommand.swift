@@ -2,6 +2,7 @@ import ArgumentParser
 import CKiraMemory
 import Kira
 import KiraFiles
+import KiraPNG
 
 #if canImport(Glibc)
 import Glibc

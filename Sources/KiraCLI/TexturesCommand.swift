@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kira
 import KiraFiles
+import KiraPNG
 import KiraSamples
 
 /// `kira textures`: draws the sample card that textures/ holds.

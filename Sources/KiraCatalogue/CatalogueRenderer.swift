@@ -3,6 +3,7 @@ import Foundation
 import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraPipeline
 import KiraRender
 import KiraRequest
 import KiraTextureCache

@@ -2,6 +2,7 @@ import Dispatch
 import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraPipeline
 import KiraRequest
 import KiraRender
 import KiraTextureCache

@@ -37,7 +37,7 @@ public struct ImageComparison: Sendable, Equatable {
 
     /// Compares `a` with `b`; `threshold` (a fraction of full scale, default one 8-bit step)
     /// decides which pixels count as different; `comparesAlpha` whether alpha counts (pass false
-    /// when neither file stores alpha, see ``/KiraImage/PNGFile/hasAlpha``).
+    /// when neither file stores alpha, see `PNGFile.hasAlpha` in KiraPNG).
     ///
     /// - Precondition: the images have the same size (check ``sizesMatch(_:_:)`` first).
     public init(_ a: AnyRGBAImage, _ b: AnyRGBAImage, threshold: Double = 1.0 / 255, comparesAlpha: Bool = true) {

@@ -1,6 +1,7 @@
 import CKiraFormats
 import Dispatch
 import KiraImage
+import KiraPNG
 
 /// Colour images into sRGB, the space Kira shades in and writes: art tagged with another ICC
 /// profile, or with a gamma or primaries other than sRGB's, is converted by LittleCMS (relative

@@ -1,5 +1,6 @@
 import KiraFiles
 import KiraImage
+import KiraPNG
 
 /// How a still image is stored: its format with that format's settings, after an optional
 /// downscale (Lanczos, `RGBAImage.lanczosScaled(width:height:)`). Every file says it is sRGB:

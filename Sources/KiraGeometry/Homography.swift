@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(WASILibc)
+import WASILibc  // WebAssembly: wasi-libc's libm (scripts/build-web)
 #endif
 
 /// A plane-to-plane projective map in row-vector convention: a point maps as

@@ -1,11 +1,11 @@
-import KiraFiles
-
 extension AnyRGBAImage {
     /// The bytes its channels take.
     public var byteCount: Int {
-        switch self {
-        case .rgba8(let image): MemoryBudget.imageBytes(width: image.width, height: image.height, channelBytes: 1)
-        case .rgba16(let image): MemoryBudget.imageBytes(width: image.width, height: image.height, channelBytes: 2)
-        }
+        Self.byteCount(width: width, height: height, channelBytes: bitDepth / 8)
+    }
+
+    /// The bytes of a `width` × `height` RGBA image with `channelBytes` bytes a channel.
+    public static func byteCount(width: Int, height: Int, channelBytes: Int) -> Int {
+        width * height * 4 * channelBytes
     }
 }

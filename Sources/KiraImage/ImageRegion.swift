@@ -4,11 +4,13 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(WASILibc)
+import WASILibc  // WebAssembly: wasi-libc's libm (scripts/build-web)
 #endif
 
 /// A rectangle of pixels in an image: columns `x..<x+width`, rows `y..<y+height`. Its JSON is
 /// `{"x": …, "y": …, "width": …, "height": …}`.
-public struct ImageRegion: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct ImageRegion: Sendable, Equatable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int
@@ -135,3 +137,9 @@ extension RGBAImage {
         return SIMD4(channels[i], channels[i + 1], channels[i + 2], channels[i + 3])
     }
 }
+
+// JSON for the live preview's frames and the records; Embedded Swift (the WebAssembly build)
+// has no Codable.
+#if !hasFeature(Embedded)
+extension ImageRegion: Codable {}
+#endif

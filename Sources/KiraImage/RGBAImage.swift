@@ -1,5 +1,5 @@
 /// An unsigned integer type that can hold one channel of an RGBA sample.
-public protocol ImageChannel: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Sendable {
+public protocol ImageChannel: FixedWidthInteger, UnsignedInteger, SIMDScalar, Sendable {
     /// Bits per channel: 8 or 16.
     static var bitDepth: Int { get }
 }

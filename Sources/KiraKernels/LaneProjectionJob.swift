@@ -30,11 +30,18 @@ struct LaneProjectionJob: @unchecked Sendable {
         // The channel type as `ChannelDepth.with` picks it (16 bits, otherwise 8), named here: called
         // through that function in another module, this ran unspecialised (its stores and fills
         // generic). Specialised: the v4 frame 9-12 % less CPU (2-core EPYC Zen 4).
+        #if arch(wasm32)
+        // The browser's module draws 8-bit frames only (KiraWeb): 16-bit copies of the kernels
+        // would be a third of its code.
+        precondition(frame.depth == 8, "WebAssembly builds draw 8-bit frames only")
+        run(tile: tile, UInt8.self)
+        #else
         if frame.depth == 16 {
             run(tile: tile, UInt16.self)
         } else {
             run(tile: tile, UInt8.self)
         }
+        #endif
     }
 
     /// A face's share of one row: where it touches, where it covers whole pixels, and the row's

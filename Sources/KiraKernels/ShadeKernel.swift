@@ -37,12 +37,19 @@ struct ShadeKernel<F: FoilShader> {
         // The glare in a specialisation of its own too: in the same loop, even behind a test, it
         // made the compiler keep the plain loop's lanes on the stack (a kira sweep 8-10%
         // slower, a cold frame 5-7%: perf samples on 2 cores).
+        #if arch(wasm32)
+        // The browser's module shades 8-bit faces only (KiraWeb): 16-bit copies of every foil's
+        // rows would be a third of its code.
+        precondition(!wide.output, "WebAssembly builds shade 8-bit faces only")
+        if glares == nil { shadeRows(rows, worker, UInt8.self, PlainFinish.self) } else { shadeRows(rows, worker, UInt8.self, GlareFinish.self) }
+        #else
         switch (wide.output, glares == nil) {
         case (false, true): shadeRows(rows, worker, UInt8.self, PlainFinish.self)
         case (false, false): shadeRows(rows, worker, UInt8.self, GlareFinish.self)
         case (true, true): shadeRows(rows, worker, UInt16.self, PlainFinish.self)
         case (true, false): shadeRows(rows, worker, UInt16.self, GlareFinish.self)
         }
+        #endif
     }
 
     private func shadeRows<O: LaneChannel, G: Finish>(_ rows: Range<Int>, _ worker: Int, _: O.Type, _: G.Type) {

@@ -1,9 +1,11 @@
 import KiraFormats
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import KiraRender
 
 /// Streams the frames into an animated PNG: each frame is encoded on a worker thread as the
-/// rectangle that changed since the frame before (``/KiraImage/APNGFrame/encode(_:after:candidates:options:)``) and
+/// rectangle that changed since the frame before (``/KiraPNG/APNGFrame/encode(_:after:candidates:options:)``) and
 /// written to the file in order as soon as it is its turn.
 public final class APNGSink<Channel: LaneChannel>: FrameSink {
     private let writer: APNGFileWriter

@@ -2,6 +2,8 @@ import KiraAnimation
 import KiraFiles
 import KiraGeometry
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import KiraRender
 import KiraRequest
 import KiraVideo

@@ -1,5 +1,7 @@
 import KiraFormats
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import KiraRender
 
 /// Collects the frames a sheet shows (``/KiraFormats/ContactSheet/frameIndices(count:limit:)``), scaled down to the sheet's cells on worker threads,

@@ -1,5 +1,7 @@
 import KiraFormats
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import KiraRender
 
 /// Writes every frame whole as its own file, `frame-0000.png`, `frame-0001.png`, … (or `.webp`,

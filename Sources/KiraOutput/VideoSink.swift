@@ -1,4 +1,5 @@
 import KiraImage
+import KiraPipeline
 import KiraRender
 import KiraVideo
 

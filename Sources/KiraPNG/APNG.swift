@@ -1,4 +1,6 @@
 import KiraFiles
+import KiraImage
+
 /// One frame of an animated PNG, compressed: the rectangle of the canvas it paints and that
 /// rectangle's pixels as PNG image data (filtered rows, zlib-compressed: what `IDAT` chunks
 /// carry).

@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 import KiraFiles
+import KiraImage
 
 /// The buffers and the compressor (libdeflate or igzip) of one compression, kept for the next one.
 ///

@@ -1,4 +1,6 @@
 import KiraFiles
+import KiraImage
+
 /// Recognises the image formats users most often hand Kira instead of a PNG, so that the error
 /// can say what the file is and how to convert it, rather than only that its signature is wrong.
 enum OtherImageFormat: String {

@@ -1,5 +1,6 @@
 import CLibDeflate
 import KiraFiles
+import KiraImage
 
 /// PNG chunks: the one place Kira writes them (PNGs, APNGs) and reads them back (tests, checks).
 /// A chunk is its data's length, its four-letter type, the data, and the CRC-32 of type and data.

@@ -1,5 +1,6 @@
 import CKiraPNG
 import KiraFiles
+import KiraImage
 
 /// Reads PNG files through libpng, and writes them through libpng, libdeflate or igzip.
 ///
@@ -8,22 +9,7 @@ import KiraFiles
 /// values: no gamma or colour-profile conversion is applied.
 public enum PNGCodec {
     /// Dimensions refused before any pixel memory is allocated.
-    public struct Limits: Sendable, Equatable {
-        /// The largest width or height accepted.
-        public var maxSide: Int
-        /// The largest `width * height` accepted.
-        public var maxPixels: Int
-
-        public init(maxSide: Int, maxPixels: Int) {
-            self.maxSide = maxSide
-            self.maxPixels = maxPixels
-        }
-
-        /// 16384 pixels a side, what `--size` allows: Kira reads every image it writes. What keeps
-        /// memory bounded is the budget, against which a file's declared size is checked before it
-        /// is decoded (``PNGHeader``), not a pixel count.
-        public static let standard = Limits(maxSide: 16384, maxPixels: 16384 * 16384)
-    }
+    public typealias Limits = ImageLimits
 
     /// Row filters for encoding; `.all` lets libpng choose per row (smaller, slower).
     public enum Filters: Sendable {

@@ -1,4 +1,5 @@
 import CLibDeflate
+import KiraImage
 
 /// What a PNG file says about its colours: its sRGB, gAMA, cHRM and iCCP chunks, as stored.
 ///

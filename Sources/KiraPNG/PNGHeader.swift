@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import KiraFiles
+import KiraImage
 
 /// What a PNG file declares about its image (its IHDR chunk), read before anything is decoded,
 /// so that the memory decoding takes can be checked against a ``/KiraFiles/MemoryBudget`` first.

@@ -1,6 +1,7 @@
 import CKiraPNG
 import CLibDeflate
 import KiraFiles
+import KiraImage
 
 /// PNG image data — the zlib stream of filtered rows that `IDAT` and `fdAT` chunks carry — for
 /// a rectangle of an RGBA image, compressed with libdeflate or igzip (Intel's ISA-L).

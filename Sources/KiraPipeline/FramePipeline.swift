@@ -1,6 +1,7 @@
 import Dispatch
 import KiraImage
 import KiraLaneJobs
+import KiraRender
 
 /// Renders frames and hands each one to sinks (``FrameSink``) in order, keeping every core busy:
 /// frames are rendered in batches (one shading sweep per batch, see

@@ -1,5 +1,6 @@
 import KiraImage
 import KiraLaneJobs
+import KiraRender
 
 /// A destination for the frames of an animation: numbered PNG files, an animated PNG, a contact
 /// sheet, a video encoder's pipe.

@@ -2,6 +2,7 @@ import Dispatch
 import KiraFiles
 import KiraImage
 import KiraLaneJobs
+import KiraRender
 
 /// Frames on their way from the renderer to sinks: each batch submitted is rendered (one shading
 /// sweep), its frames are encoded by every sink's encoder on worker threads, and they are handed

@@ -1,4 +1,6 @@
 import KiraGeometry
+import KiraImage
+import KiraShader
 
 extension FrameScene {
     /// The map from the card's view (card pixels) to the canvas: the card centred, moved by
@@ -67,5 +69,55 @@ extension FrameScene {
         let scale = min(4, max(0.01, min(room.x / size.x, room.y / size.y)))
         // The extent's centre goes to the canvas's centre.
         return (scale, -(extent.low + extent.high) / 2 * scale)
+    }
+
+    /// Places the card on `scenes`, the frames one canvas shows (a still, or every frame of an
+    /// animation): their canvas size, and the card's scale and offset, the same for all.
+    ///
+    /// - `size` nil: the card plus room for a ±45° tilt (``defaultCanvasSize(cardWidth:cardHeight:limits:)``),
+    ///   scaled with `scale`.
+    /// - `fit`: the card scaled so that what the scenes draw (at their poses, over every frame)
+    ///   fills `size`, centred, less ``fitMargin`` on every side (``fitting(_:canvasWidth:canvasHeight:)``);
+    ///   a face seen edge-on in every frame fits the card at rest.
+    /// - Otherwise the card at `scale` (nil is 1) in the middle of `size`.
+    public static func place(_ scenes: inout [FrameScene], size: (width: Int, height: Int)?, scale: Double?, fit: Bool) {
+        guard let first = scenes.first else { return }
+        let card = (width: first.front.art.width, height: first.front.art.height)
+        let placed: (size: (width: Int, height: Int), scale: Double, offset: SIMD2<Double>)
+        if let size {
+            if fit {
+                let drawn = scenes.lazy.compactMap { $0.drawnExtent }.reduce(nil) { $0?.union($1) ?? $1 }
+                let extent = drawn ?? DrawnExtent(low: -SIMD2(Double(card.width), Double(card.height)) / 2,
+                                                  high: SIMD2(Double(card.width), Double(card.height)) / 2)
+                let fitted = fitting(extent, canvasWidth: size.width, canvasHeight: size.height)
+                placed = (size, fitted.scale, fitted.offset)
+            } else {
+                placed = (size, scale ?? 1, .zero)
+            }
+        } else {
+            let room = defaultCanvasSize(cardWidth: card.width, cardHeight: card.height)
+            if let scale, scale != 1 {
+                placed = ((max(1, Int((Double(room.width) * scale).rounded())), max(1, Int((Double(room.height) * scale).rounded()))), scale, .zero)
+            } else {
+                placed = (room, 1, .zero)
+            }
+        }
+        for i in scenes.indices {
+            scenes[i].canvasWidth = placed.size.width
+            scenes[i].canvasHeight = placed.size.height
+            scenes[i].cardScale = placed.scale
+            scenes[i].cardOffset = placed.offset
+        }
+    }
+
+    /// The frame of `front` and `back` at `pose`, placed on its canvas as
+    /// ``place(_:size:scale:fit:)`` places a still: what `kira render` draws for these values.
+    public static func placed(front: CardFace, back: CardFace, pose: CardPose, size: (width: Int, height: Int)?,
+                              scale: Double?, fit: Bool, background: FrameBackground, visibility: FaceVisibility,
+                              parameters: KiraParameters, rotationConvention: Rotation.Convention) -> FrameScene {
+        var scenes = [FrameScene(front: front, back: back, pose: pose, canvasSize: (1, 1), background: background,
+                                 visibility: visibility, parameters: parameters, rotationConvention: rotationConvention)]
+        place(&scenes, size: size, scale: scale, fit: fit)
+        return scenes[0]
     }
 }

@@ -37,6 +37,11 @@ public enum FrameBackground: Sendable, Equatable {
         return SIMD3<UInt8>(truncatingIfNeeded: SIMD3<Int32>(scaled))
     }
 
+    /// The opaque colour `0xRRGGBB`: each 8-bit channel over 255, as `#RRGGBB` reads.
+    public init(rgb: UInt32) {
+        self = .color(SIMD3(Float(rgb >> 16 & 0xFF), Float(rgb >> 8 & 0xFF), Float(rgb & 0xFF)) / 255)
+    }
+
     /// Premultiplied RGBA.
     var premultiplied: SIMD4<Float> {
         switch self {
@@ -83,11 +88,11 @@ public struct FrameScene: Sendable {
 
     /// The smallest canvas (with the card's parity, so the card sits on whole pixels) that holds
     /// the card tilted by up to ±45° about x and y with the default perspective, within
-    /// `limits` (Kira's PNG limits by default, so that Kira can read what it writes): a card
+    /// `limits` (Kira's image limits by default, so that Kira can read what it writes): a card
     /// too large for that gets the room that fits, its margins shrunk alike on both axes (a
     /// strong tilt may then leave the canvas), never less than the card itself.
     public static func defaultCanvasSize(cardWidth: Int, cardHeight: Int,
-                                         limits: PNGCodec.Limits = .standard) -> (width: Int, height: Int) {
+                                         limits: ImageLimits = .standard) -> (width: Int, height: Int) {
         let full = roomForTilt(cardWidth: cardWidth, cardHeight: cardHeight)
         func size(_ share: Double) -> (width: Int, height: Int) {
             func side(_ room: Int, _ card: Int) -> Int {
@@ -164,7 +169,7 @@ extension CardFace {
 extension AnyRGBAImage {
     /// Same size and the same channel storage (not merely equal pixels: that would cost a full
     /// comparison).
-    func sharesBuffer(with other: AnyRGBAImage) -> Bool {
+    package func sharesBuffer(with other: AnyRGBAImage) -> Bool {
         switch (self, other) {
         case (.rgba8(let a), .rgba8(let b)):
             a.width == b.width && a.height == b.height

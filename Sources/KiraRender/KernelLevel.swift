@@ -1,3 +1,5 @@
+// The levels of x86-64 (and the one baseline of other hosts); WebAssembly has its own file.
+#if !arch(wasm32)
 import CKiraCPU
 import KiraKernelsV2
 import KiraKernelsV3
@@ -104,3 +106,4 @@ package enum KernelLevel: String, CaseIterable, Sendable, CustomStringConvertibl
 package struct KernelLevelProblem: Error, CustomStringConvertible {
     package let description: String
 }
+#endif

@@ -1,3 +1,4 @@
+import KiraGeometry
 import KiraLaneJobs
 import KiraShader
 

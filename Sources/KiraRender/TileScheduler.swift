@@ -1,8 +1,9 @@
+#if !arch(wasm32)
 import Dispatch
 import Synchronization
-
 #if canImport(CDispatch)
 import CDispatch  // Linux: dispatch_apply_f lives in the C module under the Swift overlay.
+#endif
 #endif
 
 #if canImport(Glibc)
@@ -13,7 +14,8 @@ import Musl
 import Darwin
 #endif
 
-/// Runs numbered tiles on a fixed number of workers with Dispatch's parallel apply.
+/// Runs numbered tiles on a fixed number of workers with Dispatch's parallel apply (on
+/// WebAssembly, which has no threads here, on the calling thread).
 ///
 /// Workers claim tiles from a shared counter, so a slow tile does not hold the others back. A
 /// tile's result must depend only on the tile, never on the worker that ran it or on the order:
@@ -30,9 +32,13 @@ public struct TileScheduler: Sendable {
         self.workers = max(1, workers)
     }
 
-    /// The number of processors online.
+    /// The number of processors online (1 on WebAssembly).
     public static var processorCount: Int {
+        #if !arch(wasm32)
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+        1
+        #endif
     }
 
     /// The signature of a tile function for ``run(tiles:context:_:)``.
@@ -44,11 +50,17 @@ public struct TileScheduler: Sendable {
     /// This form allocates nothing: what a renderer calls once per frame.
     public func run(tiles: Int, context: UnsafeMutableRawPointer, _ work: TileFunction) {
         guard tiles > 0 else { return }
-        let active = min(workers, tiles)
-        if active == 1 {
-            for tile in 0..<tiles { work(context, tile, 0) }
+        #if !arch(wasm32)
+        if workers > 1, tiles > 1 {
+            runParallel(tiles: tiles, workers: min(workers, tiles), context: context, work)
             return
         }
+        #endif
+        for tile in 0..<tiles { work(context, tile, 0) }
+    }
+
+    #if !arch(wasm32)
+    private func runParallel(tiles: Int, workers active: Int, context: UnsafeMutableRawPointer, _ work: TileFunction) {
         var job = Job(work: work, context: context, tiles: tiles)
         withUnsafeMutablePointer(to: &job) { job in
             dispatch_apply_f(active, nil, job) { job, worker in
@@ -61,6 +73,7 @@ public struct TileScheduler: Sendable {
             }
         }
     }
+    #endif
 
     /// Calls `body(tile, worker)` once for every tile in `0..<tiles`, as
     /// ``run(tiles:context:_:)`` does. Converting the closure may allocate.
@@ -76,6 +89,7 @@ public struct TileScheduler: Sendable {
     }
 }
 
+#if !arch(wasm32)
 /// What the workers of one `run` share, passed to them as `dispatch_apply_f`'s context.
 private struct Job: ~Copyable {
     let work: TileScheduler.TileFunction
@@ -84,3 +98,4 @@ private struct Job: ~Copyable {
     /// The next tile to claim.
     let next = Atomic<Int>(0)
 }
+#endif

@@ -3,6 +3,7 @@ import KiraArguments
 import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraPipeline
 import KiraRender
 
 /// An animation of the card: a preset played at a frame rate, on a canvas, with a shader; what
@@ -92,7 +93,7 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
     public var paths: [String] { card.paths + (drag.map { [$0] } ?? []) }
 
     /// The drag the tilt presets follow: the file's, read within `budget`
-    /// (``/KiraAnimation/DragPath/read(_:budget:)``), or a figure-eight.
+    /// (`DragPath.read(_:budget:)`), or a figure-eight.
     public func loadDrag(budget: MemoryBudget = .standard) throws -> DragPath {
         guard let drag else { return .figureEight }
         return try DragPath.read(drag, budget: budget)

@@ -70,36 +70,11 @@ public struct CanvasSettings: Sendable, Equatable {
         if fit, size == nil { throw RequestError(parameter: "fit", reason: "needs {size} (the default canvas already fits the card)") }
     }
 
-    /// The canvas and the card's scale and offset on it, for a card of `cardWidth × cardHeight`
-    /// pixels whose faces reach `drawn` over the frames the canvas shows (nil: nothing is drawn;
-    /// only ``fit`` needs it): with ``fit``, `drawn` fills the canvas, centred.
-    public func placement(cardWidth: Int, cardHeight: Int, drawn: DrawnExtent?)
-        -> (size: (width: Int, height: Int), scale: Double, offset: SIMD2<Double>) {
-        if let size {
-            guard fit else { return ((size.width, size.height), scale ?? 1, .zero) }
-            // Nothing drawn (a face edge-on): fit the card at rest.
-            let extent = drawn ?? DrawnExtent(low: -SIMD2(Double(cardWidth), Double(cardHeight)) / 2,
-                                              high: SIMD2(Double(cardWidth), Double(cardHeight)) / 2)
-            let fitted = FrameScene.fitting(extent, canvasWidth: size.width, canvasHeight: size.height)
-            return ((size.width, size.height), fitted.scale, fitted.offset)
-        }
-        let room = FrameScene.defaultCanvasSize(cardWidth: cardWidth, cardHeight: cardHeight)
-        guard let scale, scale != 1 else { return (room, 1, .zero) }
-        return ((max(1, Int((Double(room.width) * scale).rounded())), max(1, Int((Double(room.height) * scale).rounded()))), scale, .zero)
-    }
-
     /// Places the card on `scenes`, the frames one canvas shows (a still, or every frame of an
-    /// animation): their canvas size, and the card's scale and offset, the same for all.
+    /// animation): their canvas size, and the card's scale and offset, the same for all
+    /// (``/KiraRender/FrameScene/place(_:size:scale:fit:)``).
     public func place(_ scenes: inout [FrameScene]) {
-        guard let first = scenes.first else { return }
-        let drawn = fit ? scenes.lazy.compactMap(\.drawnExtent).reduce(nil) { $0?.union($1) ?? $1 } : nil
-        let placement = placement(cardWidth: first.front.art.width, cardHeight: first.front.art.height, drawn: drawn)
-        for i in scenes.indices {
-            scenes[i].canvasWidth = placement.size.width
-            scenes[i].canvasHeight = placement.size.height
-            scenes[i].cardScale = placement.scale
-            scenes[i].cardOffset = placement.offset
-        }
+        FrameScene.place(&scenes, size: size.map { ($0.width, $0.height) }, scale: scale, fit: fit)
     }
 
     /// The note for frames that `scenes` (the frames one canvas shows) crop, if any: only a

@@ -2,6 +2,7 @@ import Dispatch
 import KiraFiles
 import KiraImage
 import KiraRender
+import KiraSamples
 
 /// The files of a card: front art and mask, back art and mask. A file not given takes the default
 /// ``load(read:)`` describes; with no art at all the card is the built-in sample card.

@@ -1,5 +1,5 @@
+import KiraAnimation
 import KiraFiles
-import KiraImage
 
 extension DragPath {
     /// Reads the drag file at `path` (`-` is standard input) within `budget`: while it is parsed

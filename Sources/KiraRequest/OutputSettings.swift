@@ -1,6 +1,7 @@
 import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraPNG
 import KiraRender
 
 /// How a frame is stored: its format's settings (the format itself comes from the file's

@@ -2,6 +2,7 @@ import KiraFiles
 import KiraFormats
 import KiraGeometry
 import KiraImage
+import KiraPNG
 import KiraRender
 
 /// Everything one frame of the card on screen depends on: the card, its pose, the canvas, the
@@ -75,11 +76,9 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
 
     /// The frame of the faces `front` and `back` this request describes.
     public func scene(front: CardFace, back: CardFace) -> FrameScene {
-        var scenes = [FrameScene(
-            front: front, back: back, pose: pose, canvasSize: (1, 1), background: canvas.background,
-            visibility: visibility, parameters: shader.parameters, rotationConvention: shader.rotation)]
-        canvas.place(&scenes)
-        return scenes[0]
+        FrameScene.placed(front: front, back: back, pose: pose, size: canvas.size.map { ($0.width, $0.height) },
+                          scale: canvas.scale, fit: canvas.fit, background: canvas.background, visibility: visibility,
+                          parameters: shader.parameters, rotationConvention: shader.rotation)
     }
 
     /// What `scene` does that was not asked for in so many words (a given size that crops the
@@ -159,7 +158,7 @@ extension MemoryBudget {
     }
 
     /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
-    /// images do not fit together (``/KiraImage/PNGHeader/decodingBytes(_:)``).
+    /// images do not fit together (``/KiraPNG/PNGHeader/decodingBytes(_:)``).
     public func checkDecoding(_ paths: [String]) throws {
         try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))", hint: "give smaller images")
     }

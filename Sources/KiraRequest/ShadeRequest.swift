@@ -4,6 +4,7 @@ import KiraFormats
 import KiraGeometry
 import KiraImage
 import KiraRender
+import KiraSamples
 import KiraShader
 
 /// The flat card face with the shine, at the art's size: what `kira shade` makes.

@@ -1,6 +1,7 @@
 import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraPNG
 
 /// What a card's file holds, which decides how it is read.
 public enum TextureRole: Sendable, Hashable {

@@ -1,6 +1,5 @@
 import KiraImage
 import KiraRender
-import KiraSamples
 
 /// The sample card, drawn in memory at its default size, so that a request without files needs
 /// none and works from any directory (`kira textures` writes the same images to disk). Each face's

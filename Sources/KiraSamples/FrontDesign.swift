@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(WASILibc)
+import WASILibc  // WebAssembly: wasi-libc's libm (scripts/build-web)
 #endif
 
 // The card front: a sapphire frame with gold trim around a cream panel, a title bar, a sunset
@@ -172,17 +174,19 @@ private func drawText(_ canvas: inout Canvas, from start: Point, width: Float, c
 }
 
 /// Bold numerals, right-aligned at `trailing`. Only "1" and "0" have shapes (anything else draws
-/// as "0"): enough for hit points and damage to read as numbers.
+/// as "0"): enough for hit points and damage to read as numbers. Read as ASCII bytes, so that
+/// WebAssembly's standard library needs no Unicode tables.
 private func drawNumber(_ canvas: inout Canvas, _ digits: String, trailing: Float, baseline: Float,
                         capHeight: Float, color: Color)
 {
     let stroke = capHeight * 0.2
     let gap = capHeight * 0.12
-    let widths = digits.map { $0 == "1" ? capHeight * 0.42 : capHeight * 0.64 }
+    let one = UInt8(ascii: "1")
+    let widths = digits.utf8.map { $0 == one ? capHeight * 0.42 : capHeight * 0.64 }
     var x = trailing - widths.reduce(0, +) - gap * Float(widths.count - 1)
-    for (digit, w) in zip(digits, widths) {
+    for (digit, w) in zip(digits.utf8, widths) {
         let bounds = Box(min: Point(x, baseline - capHeight), max: Point(x + w, baseline))
-        if digit == "1" {
+        if digit == one {
             let top = Point(x + w * 0.62, baseline - capHeight + stroke / 2)
             let foot = Point(top.x, baseline - stroke / 2)
             let flag = Point(x + stroke / 2, baseline - capHeight * 0.7)

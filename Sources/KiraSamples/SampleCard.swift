@@ -1,4 +1,3 @@
-import KiraFiles
 import KiraImage
 
 /// The procedural sample card: a front, a back and a holo mask that line up with each other.
@@ -18,7 +17,7 @@ public enum SampleCard {
     /// (peaks measured with `/usr/bin/time` for all four sides: 36 MB at 1024², 74 MB at 2048²,
     /// 161 MB at 4096², against 4 MiB, 16 MiB and 64 MiB images).
     public static func estimatedPeakBytes(width: Int, height: Int) -> Int {
-        MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1) * 5 / 2
+        AnyRGBAImage.byteCount(width: width, height: height, channelBytes: 1) * 5 / 2
     }
 
     /// The card front: frame, title bar, an illustrated art window and a text box, with

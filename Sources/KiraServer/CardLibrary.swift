@@ -1,3 +1,4 @@
+import KiraPNG
 #if Server
 import Foundation
 import KiraFiles
@@ -65,7 +66,7 @@ public struct CardLibrary: Sendable {
     }
 
     /// Refuses, from their headers and before any is decoded, card files whose bytes and decoded
-    /// images would not fit `textureBudget` (``/KiraImage/PNGHeader/decodingBytes(_:)``, as
+    /// images would not fit `textureBudget` (``/KiraPNG/PNGHeader/decodingBytes(_:)``, as
     /// `kira render` checks its inputs).
     static func checkDecoding(_ paths: [String], textureBudget: Int) throws(ServerSetupError) {
         let estimate: Int

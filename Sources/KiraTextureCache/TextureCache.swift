@@ -1,5 +1,6 @@
 import KiraFiles
 import KiraImage
+import KiraPNG
 import KiraRequest
 
 /// Textures decoded once per file per process, within a memory budget.

@@ -3,6 +3,7 @@
 import KiraArguments
 import KiraFiles
 import KiraImage
+import KiraPNG
 
 /// The first byte chooses the target; the rest is its input.
 /// - 0, 1: PNG decoding (the bytes as a file), with the standard limits and with tiny ones;

@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraPNG
 import KiraTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraPNG
 import Testing
 
 /// Every command works with its defaults from a directory that holds nothing: the sample card is

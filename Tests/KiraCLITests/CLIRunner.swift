@@ -1,4 +1,5 @@
 import Foundation
+import KiraPNG
 import KiraTestSupport
 import Kira
 

@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraPNG
 import Testing
 
 /// The option groups shared by shade, render and animate: the same names, ranges and meaning.

@@ -1,6 +1,7 @@
 import Foundation
 import Kira
 import KiraFormats
+import KiraPNG
 import Testing
 
 /// `--foil`, `--intensity`, `--glare` and `--foil-map` in the commands, `kira foils`, and

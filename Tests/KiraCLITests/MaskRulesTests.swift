@@ -1,6 +1,7 @@
 import Foundation
 import Kira
 import KiraFormats
+import KiraPNG
 import KiraTestSupport
 import Testing
 

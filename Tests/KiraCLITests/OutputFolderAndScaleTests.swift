@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraPNG
 import Testing
 
 /// `--output-dir` holds one run's frames and their index; `--fit`/`--scale` show the whole card on

@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraPNG
 import Testing
 
 /// A user's own art never gets the sample card's textures: what Kira assumes instead is said in

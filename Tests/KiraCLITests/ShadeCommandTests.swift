@@ -1,5 +1,6 @@
 import Foundation
 import Kira
+import KiraPNG
 import Testing
 
 @Suite struct ShadeCommandTests {

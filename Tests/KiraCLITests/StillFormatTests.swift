@@ -1,6 +1,7 @@
 import Foundation
 import Kira
 import KiraCatalogue
+import KiraPNG
 import KiraTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Kira
 import KiraFiles
+import KiraPNG
 import KiraTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import KiraCatalogue
 import KiraFiles
 import KiraGeometry
 import KiraImage
+import KiraPNG
 import KiraRender
 import KiraRequest
 import KiraTextureCache

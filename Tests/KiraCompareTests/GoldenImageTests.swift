@@ -2,6 +2,7 @@ import Foundation
 import KiraFormats
 import KiraGeometry
 import KiraImage
+import KiraPNG
 import KiraRequest
 import KiraSamples
 import KiraShader

@@ -1,6 +1,7 @@
 import Foundation
 import KiraFormats
 import KiraImage
+import KiraPNG
 import KiraTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import KiraFiles
 import KiraFormats
 import KiraImage
+import KiraPNG
 import KiraTestSupport
 import Testing
 

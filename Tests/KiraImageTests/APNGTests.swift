@@ -1,7 +1,8 @@
 import Foundation
+@testable import KiraPNG
 import Testing
 import KiraFiles
-@testable import KiraImage
+import KiraImage
 import KiraTestSupport
 
 /// Checks an APNG file chunk by chunk and returns its frames as a player shows them: each

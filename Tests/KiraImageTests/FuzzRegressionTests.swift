@@ -1,8 +1,9 @@
 import Foundation
 import KiraArguments
+@testable import KiraPNG
 import Testing
 import KiraFiles
-@testable import KiraImage
+import KiraImage
 
 /// Replays what the fuzzer kept (Tests/Fuzz/Regressions) through the fuzz target's checks
 /// (Tests/Fuzz/FuzzTargets.swift): a PNG input must decode or fail with an error, never crash; a

@@ -1,6 +1,7 @@
+@testable import KiraPNG
 import KiraTestSupport
 import Testing
-@testable import KiraImage
+import KiraImage
 
 /// Every PNG layout decodes to the RGBA samples it stores.
 @Suite struct PNGDecodingTests {

@@ -1,7 +1,8 @@
 import KiraFiles
+@testable import KiraPNG
 import KiraTestSupport
 import Testing
-@testable import KiraImage
+import KiraImage
 
 /// Bad files become errors that name the file and say what is wrong; none crashes.
 @Suite struct PNGErrorTests {

@@ -1,8 +1,9 @@
 import CKiraPNG
 import Dispatch
+@testable import KiraPNG
 import Testing
 import KiraFiles
-@testable import KiraImage
+import KiraImage
 import KiraTestSupport
 
 @Suite struct PNGRoundTripTests {

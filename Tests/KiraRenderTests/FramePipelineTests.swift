@@ -1,5 +1,7 @@
 import KiraGeometry
 import KiraImage
+import KiraPNG
+import KiraPipeline
 import Testing
 @testable import KiraRender
 

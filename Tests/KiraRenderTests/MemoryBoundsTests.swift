@@ -1,5 +1,6 @@
 import KiraFiles
 import KiraImage
+import KiraPNG
 import Testing
 @testable import KiraRender
 

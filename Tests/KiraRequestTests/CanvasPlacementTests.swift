@@ -2,6 +2,7 @@ import KiraAnimation
 import KiraGeometry
 import KiraRender
 import KiraRequest
+import KiraSamples
 import Testing
 
 /// `fit` fills the canvas with what the card draws; a given size that crops the card says so.

@@ -1,5 +1,6 @@
 import Foundation
 import KiraImage
+import KiraPNG
 import KiraRequest
 import KiraTestSupport
 import Testing

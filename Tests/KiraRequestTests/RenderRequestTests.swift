@@ -3,8 +3,10 @@ import Glibc
 #endif
 import KiraGeometry
 import KiraImage
+import KiraPNG
 import KiraRender
 import KiraRequest
+import KiraSamples
 import Testing
 
 @Suite struct RenderRequestTests {

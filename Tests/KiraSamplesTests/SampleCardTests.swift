@@ -1,4 +1,5 @@
 import KiraImage
+import KiraPNG
 import Testing
 @testable import KiraSamples
 

@@ -1,3 +1,4 @@
+import KiraPNG
 #if Server
 import Foundation
 import HTTPTypes

@@ -1,4 +1,5 @@
 import Foundation
+import KiraPNG
 
 /// Files handed in as PNGs that are not usable ones, each kind under a name of its own.
 public enum BadPNGFiles {

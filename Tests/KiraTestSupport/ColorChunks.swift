@@ -1,3 +1,4 @@
+import KiraPNG
 // Test support shared by the test targets; not part of Kira's API.
 
 /// PNG files given other colour chunks: what phones, editors and scanners write.

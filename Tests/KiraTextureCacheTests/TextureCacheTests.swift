@@ -1,4 +1,5 @@
 import Foundation
+import KiraPNG
 import KiraTextureCache
 import KiraFiles
 import KiraImage

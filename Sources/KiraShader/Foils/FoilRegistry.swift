@@ -38,29 +38,58 @@ public enum FoilRegistry {
         }
     }
 
-    /// Calls `body` with the type of `foil`.
+    /// Calls `body` with the type of `foil`: the foil at its place in ``visitAll(_:)``, found by
+    /// counting, so that no name is compared on the render path (WebAssembly's standard library
+    /// has no String comparison).
     @inlinable @inline(__always)
     public static func with<Body: FoilTypeConsumer>(_ foil: Foil, _ body: Body) -> Body.Result {
-        var dispatch = Dispatch(name: foil.name, body: body)
+        var dispatch = Dispatch(index: foil.index, body: body)
         visitAll(&dispatch)
-        // A `Foil` is made only from a registered name.
+        // A `Foil` is made only from a registered foil.
         return dispatch.result!
+    }
+
+    /// The place in ``visitAll(_:)`` of the foil whose name has the UTF-8 bytes of `name`, or nil.
+    @usableFromInline
+    static func index(of name: String) -> Int? {
+        var search = Search(name: name)
+        visitAll(&search)
+        return search.found
     }
 
     @usableFromInline
     struct Dispatch<Body: FoilTypeConsumer>: FoilVisitor {
-        @usableFromInline let name: String
+        @usableFromInline let index: Int
         @usableFromInline let body: Body
+        @usableFromInline var visited = 0
         @usableFromInline var result: Body.Result?
 
-        @inlinable init(name: String, body: Body) {
-            self.name = name
+        @inlinable init(index: Int, body: Body) {
+            self.index = index
             self.body = body
         }
 
         @inlinable @inline(__always)
         mutating func visit<F: FoilShader>(_ foil: F.Type) {
-            if result == nil, F.name == name { result = body(foil) }
+            if visited == index { result = body(foil) }
+            visited += 1
+        }
+    }
+
+    /// Names compared byte for byte: a foil's name is ASCII, so bytes decide as `==` does, and
+    /// need none of the Unicode tables `==` links.
+    @usableFromInline
+    struct Search: FoilVisitor {
+        let name: String
+        var visited = 0
+        var found: Int?
+
+        @usableFromInline init(name: String) { self.name = name }
+
+        @usableFromInline
+        mutating func visit<F: FoilShader>(_: F.Type) {
+            if found == nil, F.name.utf8.elementsEqual(name.utf8) { found = visited }
+            visited += 1
         }
     }
 }
@@ -76,23 +105,31 @@ public protocol FoilTypeConsumer {
     func callAsFunction<F: FoilShader>(_ foil: F.Type) -> Result
 }
 
-/// A foil by name, as the parameters carry it: one of ``FoilRegistry/names``.
+/// A foil, as the parameters carry it: one of ``FoilRegistry/names``, by its place in the registry.
 public struct Foil: Sendable, Hashable, CustomStringConvertible {
-    public let name: String
+    /// Its place in ``FoilRegistry/names``.
+    public let index: Int
 
     /// The foil of that type.
-    public init<F: FoilShader>(_: F.Type) { name = F.name }
+    public init<F: FoilShader>(_: F.Type) { index = FoilRegistry.index(of: F.name)! }
 
     /// The foil called `name`, or nil when there is none (``FoilRegistry/names`` lists them).
     public init?(named name: String) {
-        guard FoilRegistry.names.contains(name) else { return nil }
-        self.name = name
+        guard let index = FoilRegistry.index(of: name) else { return nil }
+        self.index = index
+    }
+
+    /// The foil at `index` in ``FoilRegistry/names``, or nil when there is none.
+    public init?(index: Int) {
+        guard FoilRegistry.names.indices.contains(index) else { return nil }
+        self.index = index
     }
 
     /// Every foil, in the registry's order.
-    public static var all: [Foil] { FoilRegistry.names.map { Foil(unchecked: $0) } }
+    public static var all: [Foil] { FoilRegistry.names.indices.map { Foil(index: $0)! } }
 
-    private init(unchecked name: String) { self.name = name }
+    /// Its name, as the command line and the parameters spell it.
+    public var name: String { FoilRegistry.names[index] }
 
     public var description: String { name }
 }
