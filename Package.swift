@@ -142,7 +142,7 @@ let targets: [Target] = [
     // table of named parameters that the command line, manifests and HTTP queries all parse.
     .target(
         name: "KiraRequest",
-        dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFiles", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
+        dependencies: ["KiraWeb", "CLibDeflate", "KiraPipeline", "KiraPNG", "KiraRender", "KiraAnimation", "KiraSamples", "KiraImage", "KiraFiles", "KiraFormats", "KiraGeometry", "KiraShader", "KiraArguments"],
         swiftSettings: nativeCPU),
 
     // Textures decoded once per file within a memory budget, and SHA-256 content hashes, shared by
@@ -298,11 +298,12 @@ let targets: [Target] = [
     .testTarget(name: "KiraVideoTests", dependencies: ["KiraVideo", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraRequestTests", dependencies: ["KiraSamples", "KiraPNG", "KiraRequest", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraOutputTests", dependencies: ["KiraOutput", "KiraRequest", "KiraFiles"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraWebTests", dependencies: ["KiraWeb", "KiraRequest", "KiraRender", "KiraSamples", "KiraImage", "KiraShader", "KiraGeometry"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraSamplesTests", dependencies: ["KiraPNG", "KiraSamples"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraTextureCacheTests", dependencies: ["KiraPNG", "KiraTextureCache", "KiraFiles", "KiraImage", "KiraRender", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraCatalogueTests", dependencies: ["KiraPNG", "KiraCatalogue", "KiraFiles", "KiraTextureCache", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(
-        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServerAPI", "KiraTestSupport"],
+        name: "KiraCLITests", dependencies: ["KiraCLI", "Kira", "KiraCatalogue", "KiraServerAPI", "KiraWeb", "KiraTestSupport"],
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraServerTests",

@@ -25,7 +25,7 @@ struct KiraCommand: ParsableCommand {
             """,
         version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
         subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self,
-                      BenchCommand.self, TexturesCommand.self, ServeCommand.self, SignCommand.self]
+                      BenchCommand.self, TexturesCommand.self, CardCommand.self, ServeCommand.self, SignCommand.self]
     )
 
     /// Parses and runs a command. Any failure — a bad flag, a bad number, an unreadable file — is

@@ -1,8 +1,17 @@
+#if hasFeature(Embedded)
 /// An unsigned integer type that can hold one channel of an RGBA sample.
 public protocol ImageChannel: FixedWidthInteger, UnsignedInteger, SIMDScalar, Sendable {
     /// Bits per channel: 8 or 16.
     static var bitDepth: Int { get }
 }
+#else
+/// An unsigned integer type that can hold one channel of an RGBA sample. (Codable because the
+/// SIMD storage of a `SIMDScalar` is; Embedded Swift, for WebAssembly, has no Codable.)
+public protocol ImageChannel: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Sendable {
+    /// Bits per channel: 8 or 16.
+    static var bitDepth: Int { get }
+}
+#endif
 
 extension UInt8: ImageChannel {
     public static var bitDepth: Int { 8 }

@@ -71,12 +71,13 @@ static inline __attribute__((always_inline)) kira_f16 kira_max(kira_f16 a, kira_
 #endif
 }
 
-/// `floor` of each lane, exact for every float. With SSE4.1 (and so AVX, AVX-512) this is one
-/// rounding instruction. Baseline x86-64 has none (the builtin would become sixteen `floorf`
-/// calls), so there it truncates through int32 and corrects lanes that were rounded up; lanes of
-/// magnitude 2^23 or more are integers already and pass through.
+/// `floor` of each lane, exact for every float. With SSE4.1 (and so AVX, AVX-512), NEON and
+/// WebAssembly SIMD128 (`f32x4.floor`) this is one rounding instruction. Baseline x86-64 has none
+/// (the builtin would become sixteen `floorf` calls), so there it truncates through int32 and
+/// corrects lanes that were rounded up; lanes of magnitude 2^23 or more are integers already and
+/// pass through.
 static inline __attribute__((always_inline)) kira_f16 kira_floor(kira_f16 x) {
-#if defined(__SSE4_1__) || defined(__aarch64__)
+#if defined(__SSE4_1__) || defined(__aarch64__) || defined(__wasm_simd128__)
     return __builtin_elementwise_floor(x);
 #else
     kira_f16 big = (kira_f16)(8388608.0f);

@@ -226,6 +226,13 @@ static inline __attribute__((always_inline)) void kira_fetch_texels_rgba8(kira_f
     if (kira_window_halves_texels(face, taps.x0, taps.x1, taps.y0, taps.y1, texels)) return;
 #endif
     uint32_t words[64];
+#if defined(__wasm_simd128__)
+    // SIMD128 has no permute across more than 16 bytes: picking from a window's rows would take
+    // a lane at a time, ten times, where four gathers take each texel once.
+    kira_gather_texels_rgba8(face, taps.x0, taps.x1, taps.y0, taps.y1, words);
+    for (int i = 0; i < 4; i++) __builtin_memcpy(texels + i, words + 16 * i, 64);
+    return;
+#endif
     // Sixteen neighbouring canvas pixels usually read from a window of at most 32 texels on at
     // most five face rows (a canvas row maps to a straight line on the face): those rows are
     // loaded whole and the texels picked by permutes, far cheaper than four gathers.
