@@ -307,7 +307,7 @@ let targets: [Target] = [
         exclude: ["HelpSnapshots"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraServerTests",
-        dependencies: ["KiraPNG", 
+        dependencies: ["KiraWeb", "KiraPNG", 
             "KiraServer", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraAnimation", "KiraGeometry", "KiraTestSupport",
             // The parity test sends each request through every front end: the command line's
             // option groups and a manifest's row besides the server's query and live controls.

@@ -34,6 +34,9 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
     @Option(help: ArgumentHelp("A folder of card folders to serve, each by its name.", valueName: "dir"))
     var cards: String?
 
+    @Option(help: ArgumentHelp("The browser's Kira to serve at /web/ and use in the live preview (default: ../share/kira/web or ../web beside this program, where a package or scripts/build-web puts it; without one the preview streams frames).", valueName: "dir"))
+    var web: String?
+
     @Option(help: ArgumentHelp("Bytes of frames to keep for repeated requests, inside --max-memory (default: \(defaults.cacheBytes >> 20)M).", valueName: "size"))
     var cache: ByteCountArgument?
 
@@ -88,6 +91,7 @@ struct ServeCommand: ParsableCommand, HandlesTerminationSignals {
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         configuration.cardsDirectory = cards
+        configuration.webDirectory = web ?? ServerProgram.executableFolder().flatMap(ServerConfiguration.webDirectory(besideExecutableIn:))
         if let cache { configuration.cacheBytes = cache.bytes }
         if let maxInflight { configuration.maxInflight = maxInflight }
         for (option, seconds) in [("--max-wait", maxWait), ("--deadline", deadline), ("--idle-timeout", idleTimeout), ("--grace-period", gracePeriod)] {

@@ -43,7 +43,7 @@ enum ServerProgram {
     }
 
     /// The folder of the running executable, links resolved.
-    private static func executableFolder() -> String? {
+    static func executableFolder() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         #if canImport(Darwin)
         var size = UInt32(buffer.count)

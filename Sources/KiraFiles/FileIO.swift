@@ -123,6 +123,12 @@ public enum FileIO {
         return PathBytes.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Whether `path` names an existing regular file (links followed).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return PathBytes.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Creates the directory `path` unless it exists (its parent must exist). Another process
     /// creating it at the same moment is success, not an error.
     public static func makeDirectory(_ path: String) throws(ImageFileError) {

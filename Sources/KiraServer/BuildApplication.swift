@@ -42,9 +42,16 @@ func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration, clock:
     router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger, clock: clock))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: MethodCheckMiddleware())
+    // The browser's Kira at /web/ (kira.wasm as application/wasm), from the folder it is installed in.
+    if let web = configuration.webDirectory {
+        router.add(middleware: FileMiddleware(web, urlBasePath: "/web", searchForIndexHtml: true, logger: configuration.logger))
+    }
     RenderController(service: service).addRoutes(to: router)
     StatusController(metrics: metrics).addRoutes(to: router)
-    if configuration.servesPreview { LiveController(service: service).addRoutes(to: router) }
+    if configuration.servesPreview {
+        LiveController(service: service).addRoutes(to: router)
+        CardFileController(service: service).addRoutes(to: router)
+    }
 
     return Application(
         responder: MethodCheck.Responder(inner: router.buildResponder()),

@@ -116,6 +116,33 @@ final class FrameService: Sendable {
         }
     }
 
+    /// Card `id`'s card file (its faces as Kira renders them, gzip-compressed: what the browser's
+    /// Kira renders from), made on first request and kept in the frame cache, within the same
+    /// render slots and memory as frames.
+    func cardFile(id: String, ifNoneMatch: String?) async throws(Problem) -> Answer {
+        guard let card = cards[id] else { throw Problem.unknownCard(id, known: Array(cards.cards.keys)) }
+        let etag = "\"" + ContentHash.sha256("kira \(configuration.kiraVersion)\ncard file\n\(card.contentHash)").prefix(32) + "\""
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
+        do {
+            // At its peak: the raw file beside the textures, and its compressed copy (smaller).
+            let bytes = 2 * card.faces.byteCount
+            let (file, source) = try await cache.frame(for: etag, deadline: clock.now + configuration.deadline) { [self] in
+                ByteBuffer(bytes: try await admitted(bytes: bytes) { try await Self.onRenderThread { card.faces.cardFile } })
+            }
+            return .frame(file, etag: etag, source: source)
+        } catch is AdmissionGate.Overloaded {
+            metrics.recordRejection("overloaded")
+            throw Problem.overloaded(waited: configuration.maxWait)
+        } catch is FrameCache.DeadlineExceeded {
+            metrics.recordRejection("deadline")
+            throw Problem.deadline(configuration.deadline)
+        } catch is CancellationError {
+            throw Problem.clientClosed
+        } catch {
+            throw Problem.internal("the card file could not be made: \(error)")
+        }
+    }
+
     /// A live preview's frame of `card` as `request` describes it, made by `renderer` in
     /// `encoding` for the page's `window` of the canvas: within the same limits and render slots
     /// as the API's frames, but never cached (a live pose rarely repeats).

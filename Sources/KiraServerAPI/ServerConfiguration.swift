@@ -47,6 +47,9 @@ public struct ServerConfiguration: Sendable {
     /// How the live preview's frames travel (``LiveEncoding``); nil picks per connection
     /// (``LiveEncoding/automatic(forPeer:)``).
     public var liveEncoding: LiveEncoding?
+    /// The browser's Kira (kira.wasm, kira.js, <kira-card>), served at `/web/` and used by the
+    /// live preview to render in the browser; nil: not served, and the preview streams frames.
+    public var webDirectory: String?
     /// Kira's version, part of every ETag: a new Kira may draw a frame differently.
     public var kiraVersion: String
     /// Where the server logs: one line per request, and its start and stop.
@@ -55,6 +58,13 @@ public struct ServerConfiguration: Sendable {
     public init(kiraVersion: String, logger: Logger = Logger(label: "kira.serve")) {
         self.kiraVersion = kiraVersion
         self.logger = logger
+    }
+
+    /// Where the browser's Kira is installed for an executable in `folder`: `../share/kira/web`
+    /// (a package: /usr/bin and /usr/share/kira/web), else `../web` (a build: scripts/build-web
+    /// writes .build/web beside .build/release); nil when neither holds kira.wasm.
+    public static func webDirectory(besideExecutableIn folder: String) -> String? {
+        ["\(folder)/../share/kira/web", "\(folder)/../web"].first { FileIO.isRegularFile("\($0)/kira.wasm") }
     }
 
     /// Whether `GET /` and `/live` are served.
@@ -95,6 +105,9 @@ public struct ServerConfiguration: Sendable {
         for setting in Self.durationSettings {
             let seconds = self[keyPath: setting.path].inSeconds
             guard setting.range.contains(seconds) else { throw setting.outOfRange(seconds) }
+        }
+        if let webDirectory, !FileIO.isRegularFile("\(webDirectory)/kira.wasm") {
+            throw ServerSetupError("--web \(webDirectory): no kira.wasm there (scripts/build-web writes the folder)")
         }
         guard (1...1024).contains(maxInflight) else { throw ServerSetupError("--max-inflight must be 1...1024, not \(maxInflight)") }
         if let threadsPerRender, !(1...1024).contains(threadsPerRender) {
