@@ -166,7 +166,7 @@ public struct DragPath: Sendable, Equatable {
             } else {
                 fields = String(decoding: content, as: UTF8.self).split(separator: ",").map { $0.trimmingWhitespace }
             }
-            if fields.isEmpty || fields.allSatisfy(\.isEmpty) { continue }
+            if fields.isEmpty || fields.allSatisfy({ $0.isEmpty }) { continue }
             if samples.isEmpty, number == 0, fields.first.map({ Self.number($0) == nil }) == true { continue }  // header
             guard fields.count == 3, let t = Self.number(fields[0]), let dx = Self.number(fields[1]), let dy = Self.number(fields[2]) else {
                 throw DragPathError("\(name):\(number + 1): expected `time,dx,dy`")
