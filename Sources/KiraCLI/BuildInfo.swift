@@ -2,7 +2,9 @@ import Kira
 
 /// How this `kira` was built, for `--version` and benchmark reports.
 enum BuildInfo {
-    /// No release is tagged yet ("-dev"); packages depend on a branch or revision.
+    /// The version's one home: `kira --version` prints it, and scripts/package reads this line
+    /// (keep its form) to name the package. "-dev" until a release drops it, in the commit whose
+    /// CHANGELOG.md names that version (CONTRIBUTING.md, Releases).
     static let version = "0.1.0-dev"
 
     static var configuration: String {

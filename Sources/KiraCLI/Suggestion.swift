@@ -34,7 +34,7 @@ enum Suggestion {
     /// close (``closest(to:among:)``); other messages as they are.
     static func pruned(_ message: String) -> String {
         let marker = "Did you mean '"
-        guard message.hasPrefix("Unknown option '"), let range = message.range(of: ". " + marker) else { return message }
+        guard message.hasPrefix("Unknown option '"), let range = message.firstRange(of: ". " + marker) else { return message }
         let typed = String(message.dropFirst("Unknown option '".count).prefix { $0 != "'" })
         let offered = String(message[range.upperBound...].prefix { $0 != "'" })
         if closest(to: typed, among: [offered]) != nil { return message }

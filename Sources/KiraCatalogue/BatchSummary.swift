@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a batch run did, for the report at its end (`kira batch --json` prints it as JSON).
 public struct BatchSummary: Codable, Sendable, Equatable {

@@ -1,5 +1,9 @@
 #if Server
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket

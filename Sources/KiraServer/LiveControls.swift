@@ -1,5 +1,9 @@
 #if Server
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import KiraAnimation
 import KiraGeometry
 import KiraImage
@@ -126,7 +130,7 @@ struct LiveControls: Sendable {
     /// `text` as a POSIX shell word.
     static func quoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./=+,:".unicodeScalars.contains($0)) }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }
 #endif

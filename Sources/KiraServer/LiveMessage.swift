@@ -1,5 +1,9 @@
 #if Server
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import KiraImage
 
 /// What a live preview's page sends, one JSON text message each:

@@ -1,5 +1,9 @@
 #if Server
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The live preview's page, `GET /`: HTML, CSS and JavaScript in one document, kept in the
 /// binary (nothing to install beside `kira`, nothing fetched from elsewhere, so it works
@@ -14,7 +18,7 @@ enum PreviewPage {
     /// The page with `configuration` (JSON) written into it.
     static func html(configuration: String) -> String {
         // A JSON string cannot end the script element early once "</" is written "<\/".
-        head + configuration.replacingOccurrences(of: "</", with: "<\\/") + tail
+        head + configuration.replacing("</", with: "<\\/") + tail
     }
 
     private static let head = #"""

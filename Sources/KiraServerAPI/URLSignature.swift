@@ -1,5 +1,9 @@
 import CLibCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import KiraFormats
 import KiraRequest
 
@@ -65,7 +69,7 @@ public struct URLSignature: Sendable {
     public func sign(url: String) throws(RequestError) -> String {
         let (base, rest) = url.firstIndex(of: "?").map { (String(url[..<$0]), String(url[url.index(after: $0)...])) } ?? (url, "")
         // The path starts at the first '/' after the scheme's "//", if there is one.
-        let afterScheme = base.range(of: "://").map { base[$0.upperBound...] } ?? base[...]
+        let afterScheme = base.firstRange(of: "://").map { base[$0.upperBound...] } ?? base[...]
         let path = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
         let origin = String(base.dropLast(path.count))
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -89,13 +93,12 @@ public struct URLSignature: Sendable {
     }
 
     private func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 
     private static func decodeBase64URL(_ text: String) -> [UInt8]? {
         guard text.utf8.count <= 64, text.utf8.allSatisfy({ isBase64URL($0) }) else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var standard = text.replacing("-", with: "+").replacing("_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
         return Data(base64Encoded: standard).map { [UInt8]($0) }
     }
