@@ -113,10 +113,30 @@ static inline __attribute__((always_inline)) kira_u16 kira_quantize(kira_f16 x, 
 #endif
 }
 
+#if defined(__wasm_simd128__)
+/// Converts unsigned integer lanes (< 2^23) to float, exactly: the lane's bits under the exponent
+/// of 2^23 read as 2^23 + x, less 2^23. On WebAssembly LLVM turns a signed conversion of lanes it
+/// knows are not negative into `f32x4.convert_i32x4_u`, which V8 emulates in several
+/// instructions on x86-64: this is two.
+static inline __attribute__((always_inline)) kira_f16 kira_small_u32_to_float(kira_u16 x) {
+    return (kira_f16)(x | 0x4B000000u) - 8388608.0f;
+}
+
+/// Converts unsigned integer lanes (< 2^24) to float, exactly: the high and low 12 bits apart.
+static inline __attribute__((always_inline)) kira_f16 kira_u32_to_float(kira_u16 x) {
+    return kira_small_u32_to_float(x >> 12) * 4096.0f + kira_small_u32_to_float(x & 0xFFFu);
+}
+#else
 /// Converts unsigned integer lanes (< 2^24) to float, exactly.
 static inline __attribute__((always_inline)) kira_f16 kira_u32_to_float(kira_u16 x) {
     return __builtin_convertvector((kira_i16)x, kira_f16);
 }
+
+/// The same for lanes below 2^23.
+static inline __attribute__((always_inline)) kira_f16 kira_small_u32_to_float(kira_u16 x) {
+    return kira_u32_to_float(x);
+}
+#endif
 
 // Stored pixels to lanes and back, for both channel depths: a stored value `v` reads as
 // `float(v) * (1 / max)` (within an ulp of `v / max`, exactly 1 at the maximum, and a multiply
@@ -124,7 +144,7 @@ static inline __attribute__((always_inline)) kira_f16 kira_u32_to_float(kira_u16
 
 /// Channel `shift / 8` of sixteen RGBA8 pixels (one 32-bit word each, R in the low byte).
 static inline __attribute__((always_inline)) kira_f16 kira_rgba8_channel(kira_u16 words, uint32_t shift) {
-    return kira_u32_to_float((words >> shift) & 0xFF) * (1.0f / 255.0f);
+    return kira_small_u32_to_float((words >> shift) & 0xFF) * (1.0f / 255.0f);
 }
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
@@ -192,7 +212,7 @@ static inline __attribute__((always_inline)) kira_u16 kira_rgba8_words_keeping_a
 /// The low (`shift` 0) or high (`shift` 16) 16-bit channel of sixteen 32-bit words (RGBA16
 /// pixels are two words: R | G << 16, then B | A << 16).
 static inline __attribute__((always_inline)) kira_f16 kira_rgba16_channel(kira_u16 words, uint32_t shift) {
-    return kira_u32_to_float((words >> shift) & 0xFFFF) * (1.0f / 65535.0f);
+    return kira_small_u32_to_float((words >> shift) & 0xFFFF) * (1.0f / 65535.0f);
 }
 
 /// Two lanes quantised to 16 bits and packed as `low | high << 16`.
@@ -259,6 +279,13 @@ static inline __attribute__((always_inline)) kira_u16 kira_gather_u32(const uint
     const int *words = (const int *)base;
     return (kira_u16)kira_join8(__builtin_ia32_gatherd_d256(zero, words, kira_low8(index), all, 4),
                                 __builtin_ia32_gatherd_d256(zero, words, kira_high8(index), all, 4));
+#elif defined(__wasm_simd128__)
+    // No gather in SIMD128: sixteen loads, written out, where the loop stayed a loop over a
+    // buffer on the stack.
+    kira_u16 words = {base[index[0]], base[index[1]], base[index[2]], base[index[3]], base[index[4]], base[index[5]],
+                      base[index[6]], base[index[7]], base[index[8]], base[index[9]], base[index[10]], base[index[11]],
+                      base[index[12]], base[index[13]], base[index[14]], base[index[15]]};
+    return words;
 #else
     kira_u16 words;
     for (int i = 0; i < 16; i++) words[i] = base[index[i]];

@@ -197,7 +197,8 @@ typedef struct {
 /// stay in one small window.
 static inline __attribute__((always_inline)) kira_bilinear_taps kira_bilinear_taps_of(
     int32_t width, int32_t height, kira_row_map map, kira_i16 columns, kira_f16 weight) {
-    kira_f16 cx = __builtin_convertvector(columns, kira_f16) + 0.5f;
+    // Columns and the texel indices below are in 0 ..< 2^23.
+    kira_f16 cx = kira_small_u32_to_float((kira_u16)columns) + 0.5f;
     kira_f16 hx = map.point_column_x * cx + map.point_origin_x;
     kira_f16 hy = map.point_column_y * cx + map.point_origin_y;
     kira_f16 hz = map.point_column_z * cx + map.point_origin_z;
@@ -205,8 +206,8 @@ static inline __attribute__((always_inline)) kira_bilinear_taps kira_bilinear_ta
     kira_f16 v = kira_clamp_f16(hy / hz - 0.5f, (float)(height - 1));
     kira_i16 u0 = __builtin_convertvector(u, kira_i16), v0 = __builtin_convertvector(v, kira_i16);
     kira_bilinear_taps taps;
-    taps.wx = u - __builtin_convertvector(u0, kira_f16);
-    taps.wy = v - __builtin_convertvector(v0, kira_f16);
+    taps.wx = u - kira_small_u32_to_float((kira_u16)u0);
+    taps.wy = v - kira_small_u32_to_float((kira_u16)v0);
     taps.x0 = u0;
     taps.y0 = v0;
     if (__builtin_reduce_or(weight == 0.0f)) {
