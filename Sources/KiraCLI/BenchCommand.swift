@@ -51,7 +51,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Flag(help: "No plan, estimate or progress lines (they show only when stderr is a terminal; the estimate comes from timing one frame of each path first).")
+    @Flag(help: "No plan, estimate or progress lines (the estimate comes from timing one frame of each path first; progress is a bar on a terminal, a line every 10 s otherwise).")
     var quiet = false
 
     @OptionGroup var memory: MemoryOptions
@@ -86,13 +86,14 @@ struct BenchCommand: ParsableCommand {
         var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths), foils: foils,
                           build: BuildInfo.summary)
         try bench.fit(in: memory.budget)
-        // Minutes at large sizes: on a terminal, the plan and its estimate first, then a line per
-        // path with its progress.
+        // Minutes at large sizes: the plan and its estimate first, then each path's progress (a
+        // bar on a terminal, lines into a log).
         let progress = BenchProgress()
-        if !quiet, isatty(2) != 0 {
-            writeToStandardError("kira bench: timing one frame of each path for an estimate…")
+        if !quiet {
+            let terminal = isatty(2) != 0
+            writeToStandardError("kira bench: timing one frame of each path for an estimate…" + (terminal ? "" : "\n"))
             let plan = try bench.plan(maxThreads: maxThreads)
-            writeToStandardError("\r\u{1B}[K" + plan.summary + "\n")
+            writeToStandardError((terminal ? "\r\u{1B}[K" : "") + plan.summary + "\n")
             bench.onStart = { name, threads, frames in progress.start("kira bench: \(name), \(threads) thread\(threads == 1 ? "" : "s")…", frames: frames) }
             bench.onFrame = { progress.update($0) }
         }
