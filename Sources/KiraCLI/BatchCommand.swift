@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Kira
+import KiraFiles
 import KiraCatalogue
 import KiraTextureCache
 
@@ -84,7 +85,7 @@ struct BatchCommand: ParsableCommand {
         func fail(_ row: Int, _ output: String?, _ reason: String) {
             summary.failures.append(.init(row: row, output: output, reason: reason))
             if progress.enabled { writeToStandardError("\r\u{1B}[2K") }
-            writeToStandardError("kira batch: row \(row)\(output.map { " (\($0))" } ?? ""): \(reason)\n")
+            writeToStandardError("kira batch: row \(row)\(output.map { " (\(QuotedValue.shown($0)))" } ?? ""): \(reason)\n")
         }
 
         let cache = TextureCache()

@@ -175,11 +175,11 @@ enum CSVManifest {
         var seen: Set<String> = []
         for column in header {
             guard columns.contains(column) else {
-                let shown = column.isEmpty ? "an empty column name" : "unknown column \"\(column)\""
+                let shown = column.isEmpty ? "an empty column name" : "unknown column \(QuotedValue.quoted(column))"
                 throw ManifestError(path: name, reason: "\(shown) in the header (columns: \(columns.sorted().joined(separator: ", ")))")
             }
             guard seen.insert(column).inserted else {
-                throw ManifestError(path: name, reason: "column \"\(column)\" appears twice in the header")
+                throw ManifestError(path: name, reason: "column \(QuotedValue.quoted(column)) appears twice in the header")
             }
         }
         guard seen.contains(required) else {
@@ -223,13 +223,13 @@ enum JSONLinesManifest {
                 guard columns.contains(key) else {
                     throw ManifestError(
                         path: name,
-                        reason: "line \(index + 1): unknown field \"\(key)\" (fields: \(columns.sorted().joined(separator: ", ")))")
+                        reason: "line \(index + 1): unknown field \(QuotedValue.quoted(key)) (fields: \(columns.sorted().joined(separator: ", ")))")
                 }
                 switch value {
                 case .text(let text): if !text.isEmpty { values[key] = text }
                 case .absent: break
                 case .unsupported:
-                    throw ManifestError(path: name, reason: "line \(index + 1): \"\(key)\" must be a string, number or boolean")
+                    throw ManifestError(path: name, reason: "line \(index + 1): \(QuotedValue.quoted(key)) must be a string, number or boolean")
                 }
             }
             rows.append(ManifestRow(number: rows.count + 1, values: values))

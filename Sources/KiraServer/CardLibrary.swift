@@ -99,20 +99,20 @@ public struct CardLibrary: Sendable {
 
     /// The card ids in `directory`: its sub-folders but hidden ones, each checked.
     static func cardFolders(in directory: String) throws(ServerSetupError) -> [String] {
-        guard FileIO.isDirectory(directory) else { throw ServerSetupError("\(directory): not a directory (--cards names a folder of card folders)") }
+        guard FileIO.isDirectory(directory) else { throw ServerSetupError("\(QuotedValue.shown(directory)): not a directory (--cards names a folder of card folders)") }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw ServerSetupError("\(directory): cannot list it: \(error.localizedDescription)")
+            throw ServerSetupError("\(QuotedValue.shown(directory)): cannot list it: \(error.localizedDescription)")
         }
         var ids: [String] = []
         for name in names.sorted() where !name.hasPrefix(".") && FileIO.isDirectory(directory + "/" + name) {
             guard isServableID(name) else {
-                throw ServerSetupError("\(directory)/\(name): a card's id is its folder's name, made of letters, digits, '-', '_' and '.' "
+                throw ServerSetupError("\(QuotedValue.shown(directory + "/" + name)): a card's id is its folder's name, made of letters, digits, '-', '_' and '.' "
                                        + "so that a URL carries it as it is; rename the folder")
             }
-            guard name != sampleID else { throw ServerSetupError("\(directory)/\(name): '\(sampleID)' is the built-in card's id; rename the folder") }
+            guard name != sampleID else { throw ServerSetupError("\(QuotedValue.shown(directory + "/" + name)): '\(sampleID)' is the built-in card's id; rename the folder") }
             ids.append(name)
         }
         return ids
@@ -132,9 +132,9 @@ public struct CardLibrary: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let known = Set(fileNames.map(\.file))
         if let stray = names.sorted().first(where: { $0.lowercased().hasSuffix(".png") && !known.contains($0) }) {
-            throw ServerSetupError("\(folder)/\(stray): not a card file; a card folder holds " + fileNames.map(\.file).joined(separator: ", "))
+            throw ServerSetupError("\(QuotedValue.shown(folder + "/" + stray)): not a card file; a card folder holds " + fileNames.map(\.file).joined(separator: ", "))
         }
-        guard names.contains("art.png") else { throw ServerSetupError("\(folder): no art.png (a card folder needs its front art)") }
+        guard names.contains("art.png") else { throw ServerSetupError("\(QuotedValue.shown(folder)): no art.png (a card folder needs its front art)") }
         var request = RenderRequest()
         do {
             for (role, file) in fileNames where names.contains(file) {
@@ -142,9 +142,9 @@ public struct CardLibrary: Sendable {
                 try request.set(role, to: folder + "/" + file)
             }
         } catch let error as RequestError {
-            throw ServerSetupError("card '\(id)': \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
+            throw ServerSetupError("card \(QuotedValue.quoted(id, mark: "'")): \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
         } catch {
-            throw ServerSetupError("card '\(id)': \(error)")
+            throw ServerSetupError("card \(QuotedValue.quoted(id, mark: "'")): \(error)")
         }
         return request.card
     }
@@ -156,9 +156,9 @@ public struct CardLibrary: Sendable {
             for (role, path) in textures.byRole { summary += "\(role) \(try cache.hash(of: path))\n" }
             return Card(id: id, faces: faces, contentHash: ContentHash.sha256(summary), files: textures.byRole)
         } catch let error as RequestError {
-            throw ServerSetupError("card '\(id)': \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
+            throw ServerSetupError("card \(QuotedValue.quoted(id, mark: "'")): \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
         } catch {
-            throw ServerSetupError("card '\(id)': \(error)")
+            throw ServerSetupError("card \(QuotedValue.quoted(id, mark: "'")): \(error)")
         }
     }
 }

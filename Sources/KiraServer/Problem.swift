@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KiraFiles
 import KiraRequest
 import KiraServerAPI
 
@@ -87,12 +88,12 @@ extension Problem {
     static func unknownCard(_ id: String, known: [String]) -> Problem {
         let listed = known.sorted().prefix(20).joined(separator: ", ") + (known.count > 20 ? ", …" : "")
         return Problem(status: .notFound, kind: "unknown-card", title: "No such card",
-                       detail: "no card \"\(id.prefix(128))\"; the cards are \(listed)")
+                       detail: "no card \(QuotedValue.quoted(id)); the cards are \(listed)")
     }
 
     static func noRoute(_ path: String) -> Problem {
         Problem(status: .notFound, kind: "not-found", title: "No such resource",
-                detail: "nothing at \(path.prefix(256)); frames are at /v1/cards/ID/render.png (or .webp, .jpg), and there are /healthz, /readyz and /metrics")
+                detail: "nothing at \(QuotedValue.shown(path)); frames are at /v1/cards/ID/render.png (or .webp, .jpg), and there are /healthz, /readyz and /metrics")
     }
 
     static func methodNotAllowed(_ method: HTTPRequest.Method) -> Problem {
