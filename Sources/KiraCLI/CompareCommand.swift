@@ -149,8 +149,13 @@ struct CompareCommand: ParsableCommand {
         try FileIO.checkDistinct(inputs: [first, second], outputs: [diff, flipMap].compactMap { $0 })
         // From the headers, before anything is decoded (files that are streams: after).
         if let (a, aBytes) = try PNGHeader.read(first), let (b, bBytes) = try PNGHeader.read(second) {
+            // A header may claim 2³²−1 pixels a side: refused as decoding would, before any estimate.
+            for (header, path) in [(a, first), (b, second)] where max(header.width, header.height) > PNGCodec.Limits.standard.maxSide {
+                throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height), over the limit of "
+                                     + "\(PNGCodec.Limits.standard.maxSide) pixels a side")
+            }
             guard (a.width, a.height) == (b.width, b.height) else {
-                throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
+                throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.width)×\(a.height), \(QuotedValue.shown(second)) is \(b.width)×\(b.height)")
             }
             try memory.budget.check(aBytes + bBytes + peak(a.width, a.height, decoded: a.decodedBytes + b.decodedBytes,
                                                     mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
