@@ -12,7 +12,7 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Render a card catalogue: one frame per manifest row, resumable, sharded across processes or machines.",
         discussion: """
-            The manifest is CSV with a header (.csv) or JSON Lines (.jsonl). Columns: output (required), \
+            The manifest is CSV with a header (.csv) or JSON Lines (.jsonl), at most 64 MiB. Columns: output (required), \
             \(RenderRequest.parameters.map(\.name).joined(separator: ", ")): each is the kira render option of the \
             same name, with its default when absent or empty (docs/parameters.md); paths are taken from the manifest's folder. \
             Each output is byte-identical to kira render with the same values. \
@@ -26,7 +26,7 @@ struct BatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The catalogue: a .csv file with a header, or .jsonl.", valueName: "manifest"))
+    @Argument(help: ArgumentHelp("The catalogue: a .csv file with a header, or .jsonl; - or a pipe (<(generate), with --state) is read as either.", valueName: "manifest"))
     var manifest: String
 
     // `.unconditional`: `--shard -1/2` is a (bad) value to explain, not a missing one.
@@ -67,9 +67,13 @@ struct BatchCommand: ParsableCommand {
             throw InputError(error.description)
         }
         if let (row, first) = catalogue.duplicateOutputs(column: CataloguePlan.outputColumn).first {
-            throw InputError("\(manifest): rows \(first) and \(row.number) both write \(row.values[CataloguePlan.outputColumn] ?? "")")
+            throw InputError("\(QuotedValue.shown(manifest)): rows \(first) and \(row.number) both write \(QuotedValue.shown(row.values[CataloguePlan.outputColumn] ?? ""))")
         }
 
+        // Standard input or a pipe has no folder of its own to keep the records beside.
+        if catalogue.isUnnamedStream, state == nil {
+            throw InputError("\(QuotedValue.shown(FileIO.displayName(manifest))): a manifest read from a stream keeps its records where --state DIR says: give one")
+        }
         let store = RecordStore(directory: state ?? RecordStore.defaultDirectory(forManifest: manifest))
         do {
             try store.prepare()
