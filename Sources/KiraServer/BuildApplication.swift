@@ -41,6 +41,7 @@ func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration, clock:
     // Middleware first: each route is built with the middleware added before it.
     router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger, clock: clock))
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: PathSpellingMiddleware())
     router.add(middleware: MethodCheckMiddleware())
     RenderController(service: service).addRoutes(to: router)
     StatusController(metrics: metrics).addRoutes(to: router)
