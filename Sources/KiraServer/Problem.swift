@@ -68,6 +68,16 @@ public struct Problem: Error, Sendable, Equatable {
         return headers
     }
 
+    /// The whole HTTP/1.1 response as bytes (status line, header fields with Content-Length, the
+    /// body), for the one answer written past SwiftNIO's encoder (``MalformedRequest``'s CONNECT).
+    func http1Bytes(closing: Bool) -> [UInt8] {
+        let body = json
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n" + (closing ? "Connection: close\r\n" : "") + "\r\n"
+        return Array(head.utf8) + body
+    }
+
     /// The HTTP response.
     public var response: Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
