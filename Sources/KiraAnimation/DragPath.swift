@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KiraFiles
 
 /// A finger's drag over the card: the translation (points) from where it started, over time.
 public struct DragPath: Sendable, Equatable {
@@ -167,9 +168,9 @@ public struct DragPath: Sendable, Equatable {
             if fields.isEmpty || fields.allSatisfy(\.isEmpty) { continue }
             if samples.isEmpty, number == 0, fields.first.map({ Self.number($0) == nil }) == true { continue }  // header
             guard fields.count == 3, let t = Self.number(fields[0]), let dx = Self.number(fields[1]), let dy = Self.number(fields[2]) else {
-                throw DragPathError("\(name):\(number + 1): expected `time,dx,dy`")
+                throw DragPathError("\(QuotedValue.shown(name)):\(number + 1): expected `time,dx,dy`")
             }
-            guard samples.count < limit else { throw tooManySamples("\(name):\(number + 1)", limit: limit) }
+            guard samples.count < limit else { throw tooManySamples("\(QuotedValue.shown(name)):\(number + 1)", limit: limit) }
             samples.append(Sample(time: t, dx: dx, dy: dy))
         }
         return samples
@@ -219,7 +220,7 @@ private struct JSONReader {
         return "found byte 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
     }
 
-    func error(_ what: String, line: Int? = nil) -> DragPathError { DragPathError("\(name):\(line ?? self.line): \(what)") }
+    func error(_ what: String, line: Int? = nil) -> DragPathError { DragPathError("\(QuotedValue.shown(name)):\(line ?? self.line): \(what)") }
 
     /// Skips JSON's whitespace (space, tab, CR, LF) and nothing else, counting lines (CR LF is one).
     mutating func skipWhitespace() {
@@ -253,7 +254,7 @@ private struct JSONReader {
         } else {
             repeat {
                 skipWhitespace()  // the line the extra sample starts on
-                guard samples.count < limit else { throw DragPath.tooManySamples("\(name):\(line)", limit: limit) }
+                guard samples.count < limit else { throw DragPath.tooManySamples("\(QuotedValue.shown(name)):\(line)", limit: limit) }
                 samples.append(try sample(samples.count + 1))
             } while try separator(Self.closeArray)
         }

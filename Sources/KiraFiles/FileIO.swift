@@ -28,6 +28,7 @@ public enum FileIO {
     /// opens it, as for any reader of a pipe.
     ///
     /// - Parameters:
+    ///   - path: the file, or `-` for standard input.
     ///   - limit: the most bytes read (at most ``maxReadSize``): a regular file over it is refused
     ///     before it is read, a stream once it has given one byte more, and never read further.
     ///   - limitName: what the limit is, for the message (`the most a manifest may hold`); by

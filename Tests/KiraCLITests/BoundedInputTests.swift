@@ -56,12 +56,13 @@ import Testing
     @Test func aHugeValueGivesAShortLine() throws {
         let workspace = try Workspace()
         let huge = String(repeating: "a", count: 1 << 20)
-        try "output,background,size\nout/a.png,\(huge),60x80\n\(huge).png,,60x80\nout/\(huge).png,,60x80\n"
+        // The last row's art is the second row's output: "the output would overwrite" names it.
+        try "output,background,size,art\nout/a.png,\(huge),60x80,\n\(huge).png,,60x80,\nout/\(huge).png,,60x80,\nout/d.png,,60x80,\(huge).png\n"
             .write(toFile: workspace.file("m.csv"), atomically: false, encoding: .utf8)
         let result = try Self.run(["batch", "m.csv"], in: workspace)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 3, "\(result.stderr.prefix(2000))")
+        #expect(lines.count == 4, "\(result.stderr.prefix(2000))")
         for line in lines {
             #expect(line.utf8.count < 800 && line.contains("(10485"), "\(line.utf8.count) bytes: \(line.prefix(400))")
         }
