@@ -14,7 +14,7 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 /// Whole-file reads and atomic whole-file writes, on the C library directly.
 ///
 /// Paths are byte strings carried in `String`s as ``PathBytes`` describes: a name that is not
-/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:limit:)``) or
+/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:limit:limitName:)``) or
 /// standard output (``writeAtomically(_:to:rule:inputs:)``), as Unix tools have it.
 public enum FileIO {
     /// Files larger than this are refused before they are read (1 GiB).
