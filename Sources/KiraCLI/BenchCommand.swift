@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Kira
+import KiraFiles
 import KiraBench
 import KiraPNG
 
@@ -62,10 +63,10 @@ struct BenchCommand: ParsableCommand {
         if let threads { try Check.integer(threads, "--threads", in: 1...1024, example: 4) }
         if (art == nil) != (mask == nil) { throw ValidationError("give --art and --mask together") }
         for path in paths where !Bench.pathNames.contains(path) {
-            throw ValidationError("unknown path '\(path)' (one of \(Bench.pathNames.joined(separator: ", ")))")
+            throw ValidationError("unknown path \(QuotedValue.quoted(path, mark: "'")) (one of \(Bench.pathNames.joined(separator: ", ")))")
         }
         for name in foil where name != "all" && Foil(named: name) == nil {
-            throw ValidationError("unknown foil '\(name)' (one of \(FoilRegistry.names.joined(separator: ", ")), or all)")
+            throw ValidationError("unknown foil \(QuotedValue.quoted(name, mark: "'")) (one of \(FoilRegistry.names.joined(separator: ", ")), or all)")
         }
     }
 
