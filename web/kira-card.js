@@ -141,13 +141,15 @@ export class KiraCard extends HTMLElement {
     /// time from its event to the first animation frame after its pose was on the canvas
     /// (latenciesMs), the main thread's time in this element's code (mainThreadMs), when the
     /// first frame was on screen (firstPaintMs: since the page's time origin; firstPaintSinceConnectMs),
-    /// the renderer's time per frame (renderMs), and each frame's flip angle (flips).
+    /// the renderer's time per frame (renderMs), and each frame's flip angle (flips); loadMs:
+    /// {wasmMs, cardMs}, the module's load and the card's (the sample card is drawn then).
     get stats() { return structuredClone(this.#stats); }
 
     resetStats() {
         const first = this.#stats ?? {};
         this.#stats = { framesPainted: 0, latenciesMs: [], mainThreadMs: 0, renderMs: [], paintTimesMs: [], flips: [],
-                        firstPaintMs: first.firstPaintMs ?? null, firstPaintSinceConnectMs: first.firstPaintSinceConnectMs ?? null };
+                        firstPaintMs: first.firstPaintMs ?? null, firstPaintSinceConnectMs: first.firstPaintSinceConnectMs ?? null,
+                        loadMs: first.loadMs ?? null };
     }
 
     // The renderer: a module Worker with OffscreenCanvas where the browser has them, else the
@@ -349,6 +351,7 @@ export class KiraCard extends HTMLElement {
         switch (message.type) {
         case 'ready': {
             this.#face = message.face;
+            this.#stats.loadMs ??= message.timings;
             const ratio = devicePixelRatio || 1;
             this.style.setProperty('--kira-face-width', message.face.width);
             this.style.setProperty('--kira-face-height', message.face.height);
@@ -411,6 +414,8 @@ export class KiraCard extends HTMLElement {
         }
         const stats = this.#stats;
         stats.renderMs.push(message.renderMs);
+        // Without a Worker the render is the main thread's too.
+        if (!this.#worker) stats.mainThreadMs += message.renderMs;
         if (stats.renderMs.length > 1000) stats.renderMs.shift();
         // On screen at the first animation frame after this.
         requestAnimationFrame(() => this.#timed(() => {

@@ -14,7 +14,7 @@
 //                                         (the page's compositor turns it), 'exact' renders the
 //                                         frame as kira render does on a `size` canvas
 // Messages out:
-//   {type: 'ready', face: {width, height}}
+//   {type: 'ready', face: {width, height}, timings: {wasmMs, cardMs}}   (loading, the card's first shade)
 //   {type: 'frame', id, pose, moving, back, layers: [{side, opacity, bitmap | image}], renderMs}
 //   {type: 'error', during, id, message}
 import { Kira } from './kira.js';
@@ -40,11 +40,13 @@ export function cardRenderer(reply) {
         return { side, opacity, bitmap: canvas.transferToImageBitmap() };
     }
 
-    async function loadCard(card) {
+    async function loadCard(card, timings = {}) {
+        const start = performance.now();
         if (card) await kira.loadCard(card);
         else kira.useSampleCard();
+        // The first shade draws the sample card.
         const face = kira.shadeView(look);
-        reply({ type: 'ready', face: { width: face.width, height: face.height } });
+        reply({ type: 'ready', face: { width: face.width, height: face.height }, timings: { ...timings, cardMs: performance.now() - start } });
     }
 
     function frame(m) {
@@ -70,16 +72,19 @@ export function cardRenderer(reply) {
     async function handle(m) {
         try {
             switch (m.type) {
-            case 'init':
+            case 'init': {
+                const start = performance.now();
                 kira = await Kira.load({ wasm: m.wasm });
+                const timings = { wasmMs: performance.now() - start };
                 try {
-                    await loadCard(m.card);
+                    await loadCard(m.card, timings);
                 } catch (error) {
                     // The sample card, and the page is told why its card is not shown.
                     reply({ type: 'error', during: 'card', message: error.message ?? String(error) });
-                    await loadCard(null);
+                    await loadCard(null, timings);
                 }
                 break;
+            }
             case 'card': await loadCard(m.card); break;
             case 'look': look = m.look; break;
             case 'motion': {
