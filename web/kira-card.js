@@ -45,6 +45,14 @@ const style = `
 .live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
+let sheet = null;
+try {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(style);
+} catch {
+    sheet = null;
+}
+
 export class KiraCard extends HTMLElement {
     static observedAttributes = ['card', 'foil', 'intensity', 'glare', 'tilt-limit', 'projection', 'wasm', 'worker'];
 
@@ -72,7 +80,10 @@ export class KiraCard extends HTMLElement {
     constructor() {
         super();
         this.#root = this.attachShadow({ mode: 'open' });
-        this.#root.innerHTML = `<style>${style}</style>
+        // A constructed style sheet: a Content-Security-Policy without 'unsafe-inline' in
+        // style-src allows it, where it would refuse a <style> element.
+        if (sheet) this.#root.adoptedStyleSheets = [sheet];
+        this.#root.innerHTML = `${sheet ? '' : `<style>${style}</style>`}
 <div class="turn tilt-y" part="card"><div class="turn tilt-x"><div class="turn flip">
 <canvas class="face front"></canvas><canvas class="face back"></canvas></div></div></div>
 <canvas class="exact" hidden></canvas><span class="live" aria-live="polite"></span>`;

@@ -12,7 +12,8 @@ from the web bundle (scripts/build-web's folder) served by Python's http.server 
     when released and the drag does not flip it; a click flips it (aria-pressed says so); the
     space bar flips it back; the arrow keys tilt it; a keyboard focus shows a ring; a value out
     of range is refused with an error event; prefers-reduced-motion jumps to each pose; a card
-    file loads; the main-thread fallback renders and flips; no console errors. A screenshot is
+    file loads; a strict Content-Security-Policy (docs/web.md's) lets it render in a Worker; the
+    main-thread fallback renders and flips; no console errors. A screenshot is
     kept in the artefacts folder.
 
 usage: web-card.py KIRA [WEB_DIR] [ARTEFACTS]   (KIRA: a release build of kira; WEB_DIR: default
@@ -311,9 +312,10 @@ try:
     time.sleep(0.2)
     driver.execute_script("document.getElementById('card').resetStats()")
     ActionChains(driver).move_to_element(card).click().perform()
-    wait_for(driver, "return document.getElementById('card').showsBack && !document.getElementById('card').moving", 20)
+    jumped = wait_for(driver, "const c = document.getElementById('card'); return c.showsBack && !c.moving && c.stats.framesPainted > 0", 20)
     flips = driver.execute_script("return document.getElementById('card').stats.flips")
-    check(flips and all(f == 180 for f in flips), f"with prefers-reduced-motion a click jumps to the back (flips painted: {flips})")
+    check(jumped and flips and all(f == 180 for f in flips), f"with prefers-reduced-motion a click jumps to the back (flips painted: {flips},"
+          f" {driver.execute_script('const c = document.getElementById(`card`); return [c.pose, c.showsBack, matchMedia(`(prefers-reduced-motion: reduce)`).matches]')})")
 
     # The exact projection, at the front tilted by held keys (still without springs): the same
     # frames as kira.render, drawn by the module.
@@ -336,6 +338,20 @@ try:
 
     logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(not logs, f"no console errors ({logs})")
+
+    # A page whose Content-Security-Policy allows no inline script or style and no eval, but
+    # WebAssembly ('wasm-unsafe-eval') and a Worker of its own origin: the card renders in a Worker.
+    csp_page = os.path.join(WEB, "test-csp.html")
+    with open(csp_page, "w") as f:
+        f.write("""<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'">
+<script type="module" src="kira-card.js"></script><kira-card id="card"></kira-card>""")
+    driver.get(origin + "/test-csp.html")
+    strict = wait_for(driver, "const c = document.getElementById('card'); return c.stats && c.stats.firstPaintMs !== null && c.rendering", 60)
+    os.remove(csp_page)
+    check(strict == "worker", f"under a strict Content-Security-Policy the card paints from a Worker ({strict})")
+    logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    check(not logs, f"no console errors under the policy ({logs})")
 
     # The fallback without a Worker: the main thread renders, and a click still flips.
     driver.get(origin + "/index.html?worker=off")
