@@ -6,7 +6,8 @@ native `kira bench` on the same machine in the same run:
 - <kira-card> on index.html?bench=120 (120 frames of a scripted drag through the element): frames
   a second, the 95th percentile from an input event to the first animation frame after its pose
   is on the canvas, the main thread's time a frame in the element's code, and the time from the
-  page's start to the first painted frame; for the compositor's perspective (the element's
+  page's start to the first painted frame, and the CPU time of Chromium's threads a frame (the
+  page's main thread, the Worker, the compositors); for the compositor's perspective (the element's
   default) and the exact projection in a Worker, and the compositor's on the main thread;
   ROUNDS rounds, interleaved;
 - one thread of WebAssembly in Chromium: the face shaded (630×880, the sample card) and the
@@ -71,14 +72,62 @@ def native(level):
     return {p["name"]: 1000 * p["seconds"] / p["frames"] for p in json.loads(out)["paths"]}
 
 
+def threads():
+    """CPU time (clock ticks) of every thread of Chromium now, by (pid, tid): (thread name, ticks)."""
+    times = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if not f.read().startswith("chrom"):
+                    continue
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    line = f.read()
+            except OSError:
+                continue
+            fields = line[line.rindex(")") + 2:].split()
+            times[(pid, tid)] = (line[line.index("(") + 1:line.rindex(")")], int(fields[11]) + int(fields[12]))
+    return times
+
+
+def cpu_split(before, after, frames):
+    """Chromium's CPU during the drag, in ms per frame on screen: the page's main thread (all of
+    it: the element's code, style, layout, paint), the Worker, the compositors (the page's and
+    the display's), and all of Chromium."""
+    tick = 1000 / os.sysconf("SC_CLK_TCK")
+    delta = {key: (name, ticks - before[key][1]) for key, (name, ticks) in after.items() if key in before}
+    renderers = {pid for (pid, tid), (name, _) in delta.items() if name == "Compositor"}
+    # The page's renderer: the one that worked most (a spare renderer idles).
+    page = max(renderers, key=lambda pid: sum(t for (p, _), (_, t) in delta.items() if p == pid), default=None)
+    split = {"main": 0, "worker": 0, "compositor": 0, "chromium": 0}
+    for (pid, tid), (name, ticks) in delta.items():
+        split["chromium"] += ticks
+        if pid == page and pid == tid:
+            split["main"] += ticks
+        elif pid == page and name.startswith("DedicatedWorker"):
+            split["worker"] += ticks
+        elif name in ("Compositor", "VizCompositorTh"):
+            split["compositor"] += ticks
+    return {key: value * tick / max(frames, 1) for key, value in split.items()}
+
+
 def bench(driver, origin, query):
     driver.get(f"{origin}/index.html?bench=120{query}")
     deadline = time.monotonic() + 180
+    before = None
     while time.monotonic() < deadline:
+        if before is None and driver.execute_script("return window.kiraBenchDragging === true"):
+            before = threads()
         result = driver.execute_script("return window.kiraBench || null")
         if result:
+            if before is not None:
+                result["cpu"] = cpu_split(before, threads(), result["frames"])
             return result
-        time.sleep(0.2)
+        time.sleep(0.02)
     sys.exit(f"index.html?bench=120{query} set no window.kiraBench")
 
 
@@ -101,12 +150,16 @@ try:
         return f"{low:.{digits}f}" if f"{low:.{digits}f}" == f"{high:.{digits}f}" else f"{low:.{digits}f}–{high:.{digits}f}"
 
     print(f"\n## index.html?bench=120, {ROUNDS} rounds (ranges over the rounds)")
-    print("| path | frames/s | p95 input to screen ms | main thread ms/frame | render ms (median) | first paint ms | load |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+    print("| path | frames/s | p95 input to screen ms | main thread ms/frame: the element's | render ms (median) "
+          "| CPU ms/frame: page's main thread, all of it | Worker | compositors | all Chromium | first paint ms | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for name, _ in variants:
         r = rows[name]
+        cpu = lambda key: span([x["cpu"][key] for x in r if "cpu" in x], 1) if any("cpu" in x for x in r) else "?"
         print(f"| {name} | {span([x['fps'] for x in r])} | {span([x['p95Ms'] for x in r])} | {span([x['mainThreadMs'] for x in r], 2)} "
-              f"| {span([x['renderMedianMs'] for x in r], 1)} | {span([x['firstPaintMs'] for x in r])} | {span([float(x['load']) for x in r], 1)} |")
+              f"| {span([x['renderMedianMs'] for x in r], 1)} | {cpu('main')} | {cpu('worker')} | {cpu('compositor')} | {cpu('chromium')} "
+              f"| {span([x['firstPaintMs'] for x in r])} | {span([float(x['load']) for x in r], 1)} |")
+    print("# CPU: each thread's time over the drag (/proc, 10 ms ticks) over the frames on screen")
     first = [x for r in rows.values() for x in r]
     print(f"# first paint, all {len(first)} loads: {span([x['firstPaintMs'] for x in first])} ms after the page's start;"
           f" the module's load {span([x['loadMs']['wasmMs'] for x in first])} ms and the card's (the sample card drawn, its first shade)"
