@@ -117,12 +117,26 @@ export class KiraCard extends HTMLElement {
         this.#resize.observe(this);
         this.#reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
         this.#reducedMotion.onchange = () => this.#motion('reducedMotion', this.#reducedMotion.matches);
+        this.#connection = new AbortController();
+        this.#watchPixelRatio();
         this.#start();
+    }
+
+    #connection = null;
+
+    // A window moved to a screen of another density (or zoomed): the default size follows.
+    #watchPixelRatio() {
+        this.style.setProperty('--kira-pixel-ratio', devicePixelRatio || 1);
+        matchMedia(`(resolution: ${devicePixelRatio || 1}dppx)`).addEventListener('change', () => {
+            this.#watchPixelRatio();
+            this.#requestFrame();
+        }, { once: true, signal: this.#connection.signal });
     }
 
     disconnectedCallback() {
         this.#resize.disconnect();
         if (this.#reducedMotion) this.#reducedMotion.onchange = null;
+        this.#connection?.abort();
         this.#stop();
     }
 
@@ -363,10 +377,8 @@ export class KiraCard extends HTMLElement {
         case 'ready': {
             this.#face = message.face;
             this.#stats.loadMs ??= message.timings;
-            const ratio = devicePixelRatio || 1;
             this.style.setProperty('--kira-face-width', message.face.width);
             this.style.setProperty('--kira-face-height', message.face.height);
-            this.style.setProperty('--kira-pixel-ratio', ratio);
             this.#ready = true;
             this.#inFlight = null;
             this.#showProjection();
