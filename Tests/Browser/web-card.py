@@ -250,7 +250,7 @@ try:
     held = wait_for(driver, "const c = document.getElementById('card'), p = c.pose; return p.tiltY > 5 && p.tiltX > 3 && !c.moving ? p : null", 20)
     check(held is not None, f"a pointer drag tilts the card ({driver.execute_script('return document.getElementById(`card`).pose')})")
     tilted = on_screen(driver)
-    check(isinstance(tilted, dict) and tilted["mean"] < 2.5 and tilted["differing"] < 0.01,
+    check(isinstance(tilted, dict) and tilted["mean"] < 0.5 and tilted["differing"] < 0.002,
           f"the tilted card on screen (the compositor's perspective) is kira.render's frame of its pose ({tilted})")
     os.makedirs(ARTEFACTS, exist_ok=True)
     shot = os.path.join(ARTEFACTS, "web-card.png")
