@@ -182,6 +182,8 @@ export class KiraCard extends HTMLElement {
     #start() {
         this.#ready = false;
         this.#inFlight = null;
+        // A new renderer knows nothing of what the canvases show.
+        this.#parts.front.key = this.#parts.back.key = undefined;
         const init = { type: 'init', wasm: this.#url(this.getAttribute('wasm')), card: this.#url(this.getAttribute('card')) };
         const local = async () => {
             const { cardRenderer } = await import('./kira-worker.js');
@@ -367,6 +369,7 @@ export class KiraCard extends HTMLElement {
             message.size = `${side(width)}x${side(height)}`;
             message.scale = width * ratio / this.#face.width;
         }
+        message.shown = { front: this.#parts.front.key, back: this.#parts.back.key };
         this.#inFlight = { id: message.id, stamps: this.#pending };
         this.#pending = [];
         this.#send(message);
@@ -402,6 +405,9 @@ export class KiraCard extends HTMLElement {
         const parts = this.#parts, pose = message.pose;
         for (const layer of message.layers) {
             const canvas = parts[layer.side], source = layer.bitmap ?? layer.image;
+            if (layer.side !== 'exact') canvas.style.opacity = layer.opacity;
+            if (!source) continue;
+            canvas.key = layer.key;
             if (canvas.width !== source.width || canvas.height !== source.height) {
                 canvas.width = source.width;
                 canvas.height = source.height;
@@ -411,7 +417,6 @@ export class KiraCard extends HTMLElement {
             } else {
                 (canvas.imageContext ??= canvas.getContext('2d')).putImageData(layer.image, 0, 0);
             }
-            if (layer.side !== 'exact') canvas.style.opacity = layer.opacity;
         }
         if (message.layers.length && message.layers[0].side !== 'exact') {
             for (const side of ['front', 'back']) {

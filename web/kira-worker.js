@@ -9,19 +9,21 @@
 //   {type: 'look', look}                  foil, intensity, glare (kira.shade's names)
 //   {type: 'motion', kind, a, b, time}    kira.motion: drag (a, b = dx, dy), release, flip,
 //                                         tiltLimit (a), reducedMotion (a)
-//   {type: 'frame', id, time, projection, size, scale}
+//   {type: 'frame', id, time, projection, size, scale, shown: {front, back}}
 //                                         the card at `time`: 'css' shades each face that shows
 //                                         (the page's compositor turns it), 'exact' renders the
-//                                         frame as kira render does on a `size` canvas
+//                                         frame as kira render does on a `size` canvas; `shown`:
+//                                         the keys of the faces the page shows, not drawn again
 // Messages out:
 //   {type: 'ready', face: {width, height}, timings: {wasmMs, cardMs}}   (loading, the card's first shade)
-//   {type: 'frame', id, pose, moving, back, layers: [{side, opacity, bitmap | image}], renderMs}
+//   {type: 'frame', id, pose, moving, back, layers: [{side, opacity, key, bitmap | image}], renderMs}
+//                                         (a layer without an image: the page's is still right)
 //   {type: 'error', during, id, message}
 import { Kira } from './kira.js';
 
 /// A message handler around one Kira module; `reply(message, transfer)` answers.
 export function cardRenderer(reply) {
-    let kira = null, look = {};
+    let kira = null, look = {}, card = 0;
     const canvases = {};
     const bitmaps = typeof OffscreenCanvas === 'function' && typeof WorkerGlobalScope === 'function'
         && globalThis instanceof WorkerGlobalScope;
@@ -40,10 +42,11 @@ export function cardRenderer(reply) {
         return { side, opacity, bitmap: canvas.transferToImageBitmap() };
     }
 
-    async function loadCard(card, timings = {}) {
+    async function loadCard(file, timings = {}) {
         const start = performance.now();
-        if (card) await kira.loadCard(card);
+        if (file) await kira.loadCard(file);
         else kira.useSampleCard();
+        card++;
         // The first shade draws the sample card.
         const face = kira.shadeView(look);
         reply({ type: 'ready', face: { width: face.width, height: face.height }, timings: { ...timings, cardMs: performance.now() - start } });
@@ -60,9 +63,19 @@ export function cardRenderer(reply) {
         } else {
             // The faces as the card's crossfade shows them (the front fades out as the flip goes
             // from 0 to 180 degrees, the back in over it): each shaded only while it shows.
+            // A face the page already shows at these tilts and this look (a flip at rest, say) is
+            // not shaded again: only its opacity goes.
             const back = Math.min(Math.max(pose.flip / 180, 0), 1);
-            if (back < 1) layers.push(layer('front', 1 - back, kira.shadeView({ ...look, tiltX: pose.tiltX, tiltY: pose.tiltY })));
-            if (back > 0) layers.push(layer('back', back, kira.shadeView({ ...look, tiltX: pose.tiltX, tiltY: pose.tiltY, back: true })));
+            const key = JSON.stringify([card, look, pose.tiltX, pose.tiltY]);
+            for (const [side, opacity] of [['front', 1 - back], ['back', back]]) {
+                if (opacity <= 0) continue;
+                if (m.shown?.[side] === key) {
+                    layers.push({ side, opacity, key });
+                } else {
+                    const view = kira.shadeView({ ...look, tiltX: pose.tiltX, tiltY: pose.tiltY, back: side === 'back' });
+                    layers.push({ ...layer(side, opacity, view), key });
+                }
+            }
         }
         const message = { type: 'frame', id: m.id, pose, moving: motion.isMoving(m.time), back: motion.showsBack(), layers,
                           renderMs: performance.now() - start };
