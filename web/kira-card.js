@@ -146,7 +146,7 @@ export class KiraCard extends HTMLElement {
         case 'wasm': case 'worker': this.#stop(); this.#start(); break;
         case 'card': this.#ready = false; this.#send({ type: 'card', card: this.#url(value) }); break;
         case 'tilt-limit': this.#motion('tiltLimit', this.#tiltLimit()); this.#requestFrame(); break;
-        case 'projection': this.#showProjection(); this.#requestFrame(); break;
+        case 'projection': this.#requestFrame(); break;
         default: this.#readLook(); this.#requestFrame();
         }
     }
@@ -347,11 +347,6 @@ export class KiraCard extends HTMLElement {
         this.#requestFrame();
     }
 
-    #showProjection() {
-        const exact = this.projection === 'exact';
-        this.#parts.exact.hidden = !exact;
-        this.#parts['tilt-y'].hidden = exact;
-    }
 
     // Frames: one at a time. Input asks for one at once (its latency is the render's), a moving
     // spring once an animation frame.
@@ -384,7 +379,6 @@ export class KiraCard extends HTMLElement {
             this.style.setProperty('--kira-face-height', message.face.height);
             this.#ready = true;
             this.#inFlight = null;
-            this.#showProjection();
             this.#requestFrame();
             break;
         }
@@ -418,7 +412,11 @@ export class KiraCard extends HTMLElement {
                 (canvas.imageContext ??= canvas.getContext('2d')).putImageData(layer.image, 0, 0);
             }
         }
-        if (message.layers.length && message.layers[0].side !== 'exact') {
+        // The projection this frame was drawn for shows (the other one stays until then).
+        const exact = message.layers[0]?.side === 'exact';
+        parts.exact.hidden = !exact;
+        parts['tilt-y'].hidden = exact;
+        if (!exact) {
             for (const side of ['front', 'back']) {
                 if (!message.layers.some((l) => l.side === side)) parts[side].style.opacity = 0;
             }

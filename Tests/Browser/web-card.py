@@ -12,8 +12,9 @@ from the web bundle (scripts/build-web's folder) served by Python's http.server 
     when released and the drag does not flip it; a click flips it (aria-pressed says so); the
     space bar flips it back; the arrow keys tilt it; a keyboard focus shows a ring; a value out
     of range is refused with an error event; prefers-reduced-motion jumps to each pose; a card
-    file loads; a strict Content-Security-Policy (docs/web.md's) lets it render in a Worker; the
-    main-thread fallback renders and flips; no console errors. A screenshot is
+    file loads; a strict Content-Security-Policy (docs/web.md's) lets it render in a Worker, and
+    one that refuses Workers leaves it on the main thread; the main-thread fallback renders and
+    flips; no console errors. A screenshot is
     kept in the artefacts folder.
 
 usage: web-card.py KIRA [WEB_DIR] [ARTEFACTS]   (KIRA: a release build of kira; WEB_DIR: default
@@ -134,9 +135,9 @@ const [calls, done] = [arguments[0], arguments[arguments.length - 1]];
 # The card on screen against kira.render's frame of the pose it shows, composited on the page's
 # white: the mean difference per channel (of 255) over the element's box and the room around it.
 ON_SCREEN = """
-const [shot, x, y, width, height, done] = [arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[arguments.length - 1]];
+const [shot, pose, x, y, width, height, done] = [...arguments];
 (async () => {
-  const card = document.getElementById('card'), pose = card.pose, box = card.getBoundingClientRect();
+  const card = document.getElementById('card'), box = card.getBoundingClientRect();
   const { Kira } = await import('/kira.js');
   const kira = await Kira.load();
   const face = kira.shade({});
@@ -172,9 +173,23 @@ def on_screen(driver, margin=0.08):
     width, height = round(w * (1 + 2 * margin) / 2) * 2, round(h * (1 + 2 * margin) / 2) * 2
     x, y = round(x0 + w / 2 - width / 2), round(y0 + h / 2 - height / 2)
     driver.execute_script("document.getElementById('card').style.outline = 'none'")  # no focus ring in the picture
-    shot = driver.get_screenshot_as_base64()
+    # A screenshot between two reads of the same pose and frame count: what it shows is that pose.
+    state = "const c = document.getElementById('card'); return [c.pose, c.stats.framesPainted, c.moving]"
+    for _ in range(50):
+        before = driver.execute_script(state)
+        shot = driver.get_screenshot_as_base64()
+        if driver.execute_script(state) == before and not before[2]:
+            break
+        time.sleep(0.1)
     driver.execute_script("document.getElementById('card').style.outline = ''")
-    return driver.execute_async_script(ON_SCREEN, shot, x, y, width, height)
+    result = driver.execute_async_script(ON_SCREEN, shot, before[0], x, y, width, height)
+    if isinstance(result, dict):
+        result["errors"] = driver.execute_script("return window.kiraErrors && kiraErrors.splice(0)")
+        if result["mean"] > 0.5:
+            os.makedirs(ARTEFACTS, exist_ok=True)
+            with open(os.path.join(ARTEFACTS, f"web-card-difference-{time.monotonic():.0f}.png"), "wb") as f:
+                f.write(base64.b64decode(shot))
+    return result
 
 
 def synthetic_card(folder):
@@ -231,6 +246,8 @@ try:
     painted = wait_for(driver, "const c = document.getElementById('card'); return c.stats.firstPaintMs !== null && c.stats", 60)
     check(painted is not None, "the first frame is painted" + (f" ({painted['firstPaintMs']:.0f} ms after the page's start)" if painted else ""))
     card = driver.find_element("id", "card")
+    # Every error event the element fires, for the checks' messages.
+    driver.execute_script("window.kiraErrors = []; document.getElementById('card').addEventListener('error', (e) => kiraErrors.push(e.detail.message))")
     rendering = driver.execute_script("return document.getElementById('card').rendering")
     check(rendering == "worker", f"frames are rendered in a Worker ({rendering})")
     attributes = driver.execute_script("const c = document.getElementById('card'); return [c.getAttribute('role'), c.getAttribute('aria-label'), c.tabIndex, c.getAttribute('aria-pressed')]")
@@ -300,8 +317,8 @@ try:
         c.addEventListener('error', (e) => done(e.detail.message), { once: true });
         c.setAttribute('intensity', '7');""")
     check(refused and "0 to 2" in refused, f"an intensity out of range is refused with its range ({refused})")
-    driver.execute_script("document.getElementById('card').setAttribute('foil', 'cosmos'); document.getElementById('card').removeAttribute('intensity')")
-    frames = driver.execute_script("return document.getElementById('card').stats.framesPainted")
+    frames = driver.execute_script("const c = document.getElementById('card'), n = c.stats.framesPainted;"
+                                   " c.setAttribute('foil', 'cosmos'); c.removeAttribute('intensity'); return n")
     check(wait_for(driver, f"return document.getElementById('card').stats.framesPainted > {frames}", 10) is not None, "a new foil paints a new frame")
     driver.execute_script("document.getElementById('card').resetStats()")
     cosmos = on_screen(driver)
@@ -320,9 +337,11 @@ try:
     # The exact projection, at the front tilted by held keys (still without springs): the same
     # frames as kira.render, drawn by the module.
     driver.execute_script("document.getElementById('card').focus()")
-    ActionChains(driver).send_keys(Keys.SPACE).key_down(Keys.ARROW_LEFT).key_down(Keys.ARROW_DOWN).perform()
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    wait_for(driver, "const c = document.getElementById('card'); return c.pose.flip == 0 && !c.moving", 20)
+    ActionChains(driver).key_down(Keys.ARROW_LEFT).key_down(Keys.ARROW_DOWN).perform()
     driver.execute_script("document.getElementById('card').setAttribute('projection', 'exact'); document.getElementById('card').resetStats()")
-    check(wait_for(driver, "const c = document.getElementById('card'); return c.stats.framesPainted > 0 && c.pose.flip == 0 && c.pose.tiltY < 0 && !c.moving", 20) is not None,
+    check(wait_for(driver, "const c = document.getElementById('card'); return c.stats.framesPainted > 0 && !c.shadowRoot.querySelector('.exact').hidden && c.pose.flip == 0 && c.pose.tiltY < 0 && !c.moving", 20) is not None,
           "projection=exact paints")
     exact = on_screen(driver)
     ActionChains(driver).key_up(Keys.ARROW_DOWN).key_up(Keys.ARROW_LEFT).perform()
@@ -352,6 +371,19 @@ try:
     check(strict == "worker", f"under a strict Content-Security-Policy the card paints from a Worker ({strict})")
     logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(not logs, f"no console errors under the policy ({logs})")
+
+    # A policy that refuses Workers: the card renders on the main thread instead (another page:
+    # the first is in the browser's cache, and a second's Last-Modified may be the same second).
+    csp_page = os.path.join(WEB, "test-csp-no-worker.html")
+    with open(csp_page, "w") as f:
+        f.write("""<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'">
+<script type="module" src="kira-card.js"></script><kira-card id="card"></kira-card>""")
+    driver.get(origin + "/test-csp-no-worker.html")
+    refused = wait_for(driver, "const c = document.getElementById('card'); return c.stats && c.stats.firstPaintMs !== null && c.rendering", 60)
+    os.remove(csp_page)
+    check(refused == "main thread", f"where the policy refuses Workers the card paints from the main thread ({refused})")
+    driver.get_log("browser")  # the policy's own report of the refused Worker
 
     # The fallback without a Worker: the main thread renders, and a click still flips.
     driver.get(origin + "/index.html?worker=off")
