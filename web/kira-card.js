@@ -119,7 +119,11 @@ export class KiraCard extends HTMLElement {
         this.#reducedMotion.onchange = () => this.#motion('reducedMotion', this.#reducedMotion.matches);
         this.#connection = new AbortController();
         this.#watchPixelRatio();
-        this.#start();
+        // Started once the script that connected it has set its attributes (a page that sets
+        // card= after the element is defined loads one card, not the sample card first).
+        queueMicrotask(() => {
+            if (this.isConnected && !this.#handle) this.#start();
+        });
     }
 
     #connection = null;
@@ -141,7 +145,7 @@ export class KiraCard extends HTMLElement {
     }
 
     attributeChangedCallback(name, old, value) {
-        if (old === value || !this.isConnected) return;
+        if (old === value || !this.isConnected || !this.#handle) return;
         switch (name) {
         case 'wasm': case 'worker': this.#stop(); this.#start(); break;
         case 'card': this.#ready = false; this.#send({ type: 'card', card: this.#url(value) }); break;
@@ -184,12 +188,11 @@ export class KiraCard extends HTMLElement {
         this.#inFlight = null;
         // A new renderer knows nothing of what the canvases show.
         this.#parts.front.key = this.#parts.back.key = undefined;
-        const init = { type: 'init', wasm: this.#url(this.getAttribute('wasm')), card: this.#url(this.getAttribute('card')) };
         const local = async () => {
             const { cardRenderer } = await import('./kira-worker.js');
             this.#worker = null;
             this.#handle = cardRenderer((message) => this.#timed(() => this.#received(message)));
-            this.#configure(init);
+            this.#configure();
         };
         if (this.getAttribute('worker') !== 'off' && typeof Worker === 'function' && typeof OffscreenCanvas === 'function') {
             try {
@@ -205,7 +208,7 @@ export class KiraCard extends HTMLElement {
                 };
                 this.#worker = worker;
                 this.#handle = (message) => worker.postMessage(message);
-                this.#configure(init);
+                this.#configure();
                 return;
             } catch {
                 // Fall through to the main thread.
@@ -221,8 +224,8 @@ export class KiraCard extends HTMLElement {
         this.#ready = false;
     }
 
-    #configure(init) {
-        this.#handle(init);
+    #configure() {
+        this.#handle({ type: 'init', wasm: this.#url(this.getAttribute('wasm')), card: this.#url(this.getAttribute('card')) });
         this.#readLook();
         if (this.hasAttribute('tilt-limit')) this.#motion('tiltLimit', this.#tiltLimit());
         this.#motion('reducedMotion', this.#reducedMotion?.matches ?? false);

@@ -5,7 +5,8 @@ from the web bundle (scripts/build-web's folder) served by Python's http.server 
 (a) the same bytes: at 20 poses of the built-in sample card (the back, edge-on, every foil,
     intensity and glare, crossfades, other axes and perspectives, sizes, scales, fit),
     kira.render(...) in Chromium is byte for byte `kira render ... --background transparent`, and
-    kira.shade(...) is `kira shade ...` (the CLI's PNG decoded to RGBA by ffmpeg; SHA-256 of both);
+    kira.shade(...) is `kira shade ...` (the CLI's PNG decoded to RGBA by ffmpeg; SHA-256 of both),
+    with the card the module draws and with the bundle's sample.kira (kira card's file of it);
 (b) <kira-card> on index.html: the server sends kira.wasm as application/wasm; the first frame is
     painted (in a Worker); the card on screen is kira.render's frame of the same pose (the
     compositor's perspective, and the exact one); a real pointer drag tilts it, it springs back
@@ -118,10 +119,11 @@ def cli_rgba(command, options, folder, index):
 
 
 BROWSER_IMAGES = """
-const [calls, done] = [arguments[0], arguments[arguments.length - 1]];
+const [calls, card, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 (async () => {
   const { Kira } = await import('/kira.js');
   const kira = await Kira.load();
+  if (card) await kira.loadCard(card);
   const results = [];
   for (const [call, options] of calls) {
     const image = call === 'shade' ? kira.shade(options) : kira.render(options);
@@ -225,21 +227,24 @@ try:
     calls = []
     for pose in POSES:
         calls += [["render", pose], ["shade", shade_of(pose)]]
-    started = time.monotonic()
-    browser = driver.execute_async_script(BROWSER_IMAGES, calls)
-    check(isinstance(browser, list) and len(browser) == len(calls), f"Chromium made {len(calls)} images ({time.monotonic() - started:.1f} s)"
-          + ("" if isinstance(browser, list) else f": {browser}"))
-    if isinstance(browser, list):
+    expected = [cli_rgba(call, options, scratch, index) for index, (call, options) in enumerate(calls)]
+    # The built-in card as the module draws it, then as the bundle's card file (kira card's).
+    for card, source in ((None, "the built-in sample card"), ("/sample.kira", "sample.kira, its card file")):
+        started = time.monotonic()
+        browser = driver.execute_async_script(BROWSER_IMAGES, calls, card)
+        check(isinstance(browser, list) and len(browser) == len(calls),
+              f"Chromium made {len(calls)} images of {source} ({time.monotonic() - started:.1f} s)" + ("" if isinstance(browser, list) else f": {browser}"))
+        if not isinstance(browser, list):
+            continue
         same = {"render": 0, "shade": 0}
-        for index, ((call, options), (width, height, digest, length)) in enumerate(zip(calls, browser)):
-            expected = cli_rgba(call, options, scratch, index)
-            if (width, height, digest, length) == expected:
+        for (call, options), image, cli in zip(calls, browser, expected):
+            if tuple(image) == cli:
                 same[call] += 1
             else:
-                print(f"     kira {call} {' '.join(command_line(options))}: CLI {expected[0]}x{expected[1]} {expected[2][:16]}…,"
-                      f" Chromium {width}x{height} {digest[:16]}…")
-        check(same["render"] == len(POSES), f"kira.render is kira render --background transparent, byte for byte, at {same['render']} of {len(POSES)} poses")
-        check(same["shade"] == len(POSES), f"kira.shade is kira shade, byte for byte, at {same['shade']} of {len(POSES)} poses")
+                print(f"     kira {call} {' '.join(command_line(options))}: CLI {cli[0]}x{cli[1]} {cli[2][:16]}…,"
+                      f" Chromium {image[0]}x{image[1]} {image[2][:16]}…")
+        check(same["render"] == len(POSES), f"{source}: kira.render is kira render --background transparent, byte for byte, at {same['render']} of {len(POSES)} poses")
+        check(same["shade"] == len(POSES), f"{source}: kira.shade is kira shade, byte for byte, at {same['shade']} of {len(POSES)} poses")
 
     # (b) The element.
     driver.get(origin + "/index.html")
