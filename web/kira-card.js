@@ -64,6 +64,7 @@ export class KiraCard extends HTMLElement {
     #face = null;        // the card's face size, in pixels
     #box = null;         // the element's content box, in CSS px
     #look = {};
+    #refused = {};       // attribute values refused, by name
     #inFlight = null;    // the frame being rendered: {id, stamps}
     #dirty = false;
     #frameId = 0;
@@ -249,8 +250,11 @@ export class KiraCard extends HTMLElement {
             try {
                 Kira.check('shade', { [name]: value });
                 look[name] = parameters[name].kind === 'number' ? Number(value) : value;
+                delete this.#refused[name];
             } catch (error) {
-                this.#fail(`<kira-card ${name}>: ${error.message}`);
+                // Said once a value, not again each time another attribute changes.
+                if (this.#refused[name] !== value) this.#fail(`<kira-card ${name}>: ${error.message}`);
+                this.#refused[name] = value;
                 if (this.#look[name] !== undefined) look[name] = this.#look[name];
             }
         }
@@ -287,8 +291,8 @@ export class KiraCard extends HTMLElement {
         } catch {
             // A pointer the browser does not track (a script's event): no capture needed.
         }
-        this.focus({ preventScroll: true });
-        event.preventDefault();
+        // The press focuses the card as a click does (no focus ring: :focus-visible is for the
+        // keyboard); touch-action and user-select keep it from scrolling or selecting.
     }
 
     #move(event) {

@@ -271,6 +271,8 @@ try:
     actions.perform()
     held = wait_for(driver, "const c = document.getElementById('card'), p = c.pose; return p.tiltY > 5 && p.tiltX > 3 && !c.moving ? p : null", 20)
     check(held is not None, f"a pointer drag tilts the card ({driver.execute_script('return document.getElementById(`card`).pose')})")
+    pressed = driver.execute_script("const c = document.getElementById('card'); return [document.activeElement === c, c.matches(':focus-visible')]")
+    check(pressed == [True, False], f"the press focuses the card without a focus ring (focused, ring: {pressed})")
     tilted = on_screen(driver)
     check(isinstance(tilted, dict) and tilted["mean"] < 0.5 and tilted["differing"] < 0.002,
           f"the tilted card on screen (the compositor's perspective) is kira.render's frame of its pose ({tilted})")
