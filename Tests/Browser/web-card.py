@@ -11,7 +11,8 @@ from the web bundle (scripts/build-web's folder) served by Python's http.server 
     painted (in a Worker); the card on screen is kira.render's frame of the same pose (the
     compositor's perspective, and the exact one); a real pointer drag tilts it, it springs back
     when released and the drag does not flip it; a click flips it (aria-pressed says so); the
-    space bar flips it back; the arrow keys tilt it; a keyboard focus shows a ring; a value out
+    space bar flips it back; the arrow keys tilt it, within tilt-limit; a keyboard focus shows a
+    ring (a press focuses it without one); a value out
     of range is refused with an error event; prefers-reduced-motion jumps to each pose; a card
     file loads; a strict Content-Security-Policy (docs/web.md's) lets it render in a Worker, and
     one that refuses Workers leaves it on the main thread; the main-thread fallback renders and
@@ -309,6 +310,21 @@ try:
     ActionChains(driver).key_up(Keys.ARROW_UP).key_up(Keys.ARROW_RIGHT).perform()
     check(wait_for(driver, "const c = document.getElementById('card'), p = c.pose; return p.tiltX == 0 && p.tiltY == 0 && !c.moving", 20) is not None,
           "letting go of the keys springs it back")
+
+    # tilt-limit: the clamp (5 presses, 6°, held to 3°); without it, the library's own again.
+    driver.execute_script("document.getElementById('card').setAttribute('tilt-limit', '3')")
+    keys = ActionChains(driver)
+    for _ in range(5):
+        keys.key_down(Keys.ARROW_RIGHT)
+    keys.perform()
+    clamped = wait_for(driver, "const c = document.getElementById('card'); return c.pose.tiltY == 3 && !c.moving", 20)
+    check(clamped is not None, f"tilt-limit=3 clamps the tilt to 3° ({driver.execute_script('return document.getElementById(`card`).pose')})")
+    driver.execute_script("document.getElementById('card').removeAttribute('tilt-limit')")
+    ActionChains(driver).key_down(Keys.ARROW_RIGHT).perform()
+    unclamped = wait_for(driver, "const c = document.getElementById('card'); return c.pose.tiltY > 6 && !c.moving", 20)
+    check(unclamped is not None, f"without tilt-limit the library's clamp is back ({driver.execute_script('return document.getElementById(`card`).pose')})")
+    ActionChains(driver).key_up(Keys.ARROW_RIGHT).perform()
+    wait_for(driver, "const c = document.getElementById('card'); return c.pose.tiltY == 0 && !c.moving", 20)
 
     # The focus ring shows for a keyboard focus (Tab from the page's start), not for a click.
     # (a click on the heading moves the keyboard's starting point before the card).
