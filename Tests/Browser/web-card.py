@@ -12,12 +12,11 @@ from the web bundle (scripts/build-web's folder) served by Python's http.server 
     compositor's perspective, and the exact one); a real pointer drag tilts it, it springs back
     when released and the drag does not flip it; a click flips it (aria-pressed says so); the
     space bar flips it back; the arrow keys tilt it, within tilt-limit; a keyboard focus shows a
-    ring (a press focuses it without one); a value out
-    of range is refused with an error event; prefers-reduced-motion jumps to each pose; a card
-    file loads; a strict Content-Security-Policy (docs/web.md's) lets it render in a Worker, and
-    one that refuses Workers leaves it on the main thread; the main-thread fallback renders and
-    flips; no console errors. A screenshot is
-    kept in the artefacts folder.
+    ring (a press focuses it without one); a value out of range is refused with an error event;
+    prefers-reduced-motion jumps to each pose; a card file loads; a strict
+    Content-Security-Policy (docs/web.md's) lets it render in a Worker, and one that refuses
+    Workers leaves it on the main thread; the main-thread fallback renders and flips; no console
+    errors. A screenshot is kept in the artefacts folder.
 
 usage: web-card.py KIRA [WEB_DIR] [ARTEFACTS]   (KIRA: a release build of kira; WEB_DIR: default
 .build/web; exit 0 when every check passed, 1 otherwise)
