@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 /// `kira bench`'s progress: on a terminal, one bar per path, each ended when the next starts;
-/// into a log (stderr not a terminal), a line per path as it starts and one every
-/// ``logInterval`` while it runs, so that a long run still says how far it is.
+/// into a log (stderr not a terminal), a line every ``logInterval`` while a path runs, so that a
+/// long run still says how far it is and a short one adds nothing to its plan line.
 final class BenchProgress {
     /// Seconds between a path's progress lines in a log.
     static let logInterval: UInt64 = 10
@@ -29,7 +29,6 @@ final class BenchProgress {
             bar?.update(0)
         } else {
             lastLine = DispatchTime.now().uptimeNanoseconds
-            writeToStandardError("\(label) \(frames) frames\n")
         }
     }
 
