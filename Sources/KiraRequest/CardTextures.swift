@@ -86,8 +86,16 @@ public struct CardTextures: Hashable, Sendable {
                 face: CardFace(art: .rgba8(plain.image), mask: mask ?? .rgba8(PlainBack.noShine)),
                 assumption: "no {back}: a plain back in the art's mean colour \(plain.hex)"))
         }
-        let backFace = try FaceInput.resolve(art: back.map { ($0, backImage!) }, mask: backMaskImage, maskParameter: "back_mask") {
+        var backFace = try FaceInput.resolve(art: back.map { ($0, backImage!) }, mask: backMaskImage, maskParameter: "back_mask") {
             BuiltInCard.back
+        }
+        // The back is drawn over the card's shape, which the front art sets; unlike a mask, which
+        // must line up with its art, a back of another shape is a picture stretched to fit: said,
+        // not refused.
+        let (frontArt, backArt) = (front.face.art, backFace.face.art)
+        if !FaceMapShape.fits(map: SIMD2(backArt.width, backArt.height), art: SIMD2(frontArt.width, frontArt.height)) {
+            backFace.note("{back} is \(backArt.width)×\(backArt.height) and the art \(frontArt.width)×\(frontArt.height): "
+                          + "the back is stretched to the card's shape (give a back of the art's aspect ratio to keep its own)")
         }
         return LoadedCard(front: front, back: backFace)
     }
