@@ -38,6 +38,13 @@ public struct CardLibrary: Sendable {
 
     public private(set) var cards: [String: Card]
 
+    /// A card file's names: its parameter's (`back_mask.png`) and its option's (`back-mask.png`,
+    /// what `kira textures` writes).
+    static func spellings(of file: String) -> [String] {
+        let option = file.replacing("_", with: "-")
+        return option == file ? [file] : [file, option]
+    }
+
     /// The decoded textures' bytes, counted once per distinct image.
     public let textureBytes: Int
 
@@ -147,17 +154,25 @@ public struct CardLibrary: Sendable {
     /// before it is opened for reading.
     static func cardFiles(id: String, folder: String) throws(ServerSetupError) -> CardTextures {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        let known = Set(fileNames.map(\.file))
+        let known = Set(fileNames.flatMap { spellings(of: $0.file) })
         if let stray = names.sorted().first(where: { $0.lowercased().hasSuffix(".png") && !known.contains($0) }) {
-            throw ServerSetupError("\(QuotedValue.shown(folder + "/" + stray)): not a card file; a card folder holds " + fileNames.map(\.file).joined(separator: ", "))
+            let listed = fileNames.map { spellings(of: $0.file).joined(separator: " or ") }
+            throw ServerSetupError("\(QuotedValue.shown(folder + "/" + stray)): not a card file; a card folder holds " + listed.joined(separator: ", "))
         }
         guard names.contains("art.png") else { throw ServerSetupError("\(QuotedValue.shown(folder)): no art.png (a card folder needs its front art)") }
         var request = RenderRequest()
         do {
-            for (role, file) in fileNames where names.contains(file) {
-                try FileIO.checkRegularFile(folder + "/" + file)
-                try request.set(role, to: folder + "/" + file)
+            for (role, file) in fileNames {
+                let present = spellings(of: file).filter(names.contains)
+                guard let found = present.first else { continue }
+                guard present.count == 1 else {
+                    throw ServerSetupError("\(QuotedValue.shown(folder)): holds both \(present.joined(separator: " and ")), the same card file; keep one")
+                }
+                try FileIO.checkRegularFile(folder + "/" + found)
+                try request.set(role, to: folder + "/" + found)
             }
+        } catch let error as ServerSetupError {
+            throw error
         } catch let error as RequestError {
             throw ServerSetupError("card \(QuotedValue.quoted(id, mark: "'")): \(error.described { name in fileNames.first { $0.role == name }?.file ?? name })")
         } catch {

@@ -68,6 +68,17 @@ import Testing
         #expect(CardLibrary.fileNames.map(\.file).sorted() == RenderRequest.parameters.filter { $0.kind == .path }.map { $0.name + ".png" }.sorted())
     }
 
+    /// The options' spelling, which `kira textures` writes, names the same files; both at once is
+    /// one file twice, refused.
+    @Test func aCardFileMayBeSpeltAsItsOption() throws {
+        let message = try Self.startUpError { try $0.addCard("dashes", files: ["art.png", "back.png", "back-mask.png", "foil-map.png"]) }
+        #expect(message == nil, "\(message ?? "")")
+        let twice = try Self.startUpError { try $0.addCard("twice", files: ["art.png", "back_mask.png", "back-mask.png"]) }
+        #expect(twice?.contains("holds both back_mask.png and back-mask.png") == true, "\(twice ?? "started")")
+        let stray = try Self.startUpError { try $0.addCard("typo", files: ["art.png", "front.png"]) }
+        #expect(stray?.contains("back_mask.png or back-mask.png") == true, "\(stray ?? "started")")
+    }
+
     @Test func hiddenFoldersAndOtherFilesAreIgnored() throws {
         let message = try Self.startUpError { cards in
             try cards.addCard(".git", files: [])
