@@ -21,7 +21,9 @@ struct KiraCommand: ParsableCommand {
         discussion: """
             'kira help COMMAND' lists a command's options. The values a frame takes (--tilt-x, --size, --foil, …) \
             are the same on the command line, in a kira batch manifest and in a kira serve URL: docs/parameters.md \
-            lists each with its range and default.
+            lists each with its range and default. The docs/ pages the help names are in the source tree, and in \
+            /usr/share/doc/kira/docs/ where the package installed Kira. "The seed" in the help is the original \
+            iPhone card view (SwiftUI and a Metal shader) whose look and motion Kira reproduces.
             """,
         version: "kira \(BuildInfo.version) (\(BuildInfo.summary); libpng \(PNGCodec.libpngVersion))",
         subcommands: [ShadeCommand.self, RenderCommand.self, AnimateCommand.self, BatchCommand.self, FoilsCommand.self, CompareCommand.self,
@@ -47,7 +49,10 @@ struct KiraCommand: ParsableCommand {
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
             // argument-parser quotes the user's value whole ('…'): a long one is elided.
-            fail(QuotedValue.elidingQuotedSpans(in: Suggestion.pruned(message(for: error))), command: subcommandName(arguments))
+            let subcommand = subcommandName(arguments)
+            let shortNames = subcommand.flatMap { name in configuration.subcommands.first { $0.configuration.commandName == name } }
+                .map { Suggestion.shortOptions(inHelp: helpMessage(for: $0)) } ?? []
+            fail(QuotedValue.elidingQuotedSpans(in: Suggestion.pruned(message(for: error), shortOptions: shortNames)), command: subcommand)
         }
         // Parsing writes no file, so the handlers can wait until the command is known.
         if !(command is HandlesTerminationSignals) { TerminationCleanup.installSignalHandlers() }

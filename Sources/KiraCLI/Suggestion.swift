@@ -17,6 +17,18 @@ enum Suggestion {
         return best?.name
     }
 
+    /// The one-letter options (`-o`) a command's help lists.
+    static func shortOptions(inHelp help: String) -> [String] {
+        var names: Set<String> = []
+        for line in help.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard let first = words.first, first.count >= 2, first.first == "-", first.dropFirst().first != "-" else { continue }
+            let name = String(first.prefix(2))
+            if name.last!.isLetter { names.insert(name) }
+        }
+        return names.sorted()
+    }
+
     /// Levenshtein distance: insertions, deletions and substitutions of one character each.
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
@@ -31,9 +43,17 @@ enum Suggestion {
     }
 
     /// argument-parser's message for an unknown option with its suggestion kept only when it is
-    /// close (``closest(to:among:)``); other messages as they are.
-    static func pruned(_ message: String) -> String {
+    /// close (``closest(to:among:)``); other messages as they are. argument-parser suggests
+    /// nothing for a one-letter option: `-O` gets `-o` when that is in `shortOptions`.
+    static func pruned(_ message: String, shortOptions: [String] = []) -> String {
         let marker = "Did you mean '"
+        if message.hasPrefix("Unknown option '"), !message.contains(marker) {
+            let typed = String(message.dropFirst("Unknown option '".count).prefix { $0 != "'" })
+            if typed.count == 2, typed.first == "-",
+               let meant = shortOptions.first(where: { $0 != typed && $0.lowercased() == typed.lowercased() }) {
+                return "Unknown option '\(typed)'. Did you mean '\(meant)'?"
+            }
+        }
         guard message.hasPrefix("Unknown option '"), let range = message.firstRange(of: ". " + marker) else { return message }
         let typed = String(message.dropFirst("Unknown option '".count).prefix { $0 != "'" })
         let offered = String(message[range.upperBound...].prefix { $0 != "'" })

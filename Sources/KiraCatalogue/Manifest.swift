@@ -145,6 +145,17 @@ public struct Manifest: Sendable {
     }
 }
 
+extension Manifest {
+    /// What to say after an unknown column or field `name`: the one meant when `name` is a
+    /// column in the command line's spelling (`tilt-x`, `Tilt_X`, the likeliest slip), else
+    /// every column, parenthesised.
+    static func unknownNameHint(_ name: String, among columns: Set<String>, as noun: String) -> String {
+        let meant = name.lowercased().replacing("-", with: "_")
+        if meant != name, columns.contains(meant) { return "(did you mean \"\(meant)\"? \(noun) are spelt with underscores)" }
+        return "(\(noun): \(columns.sorted().joined(separator: ", ")))"
+    }
+}
+
 /// CSV with a header row, through yaslab/CSV.swift (quoted fields, `""` escapes, line breaks in
 /// quotes, CRLF). What that reader accepts silently but RFC 4180 does not allow is refused here:
 /// an odd number of quotes (a quoted field never closed) and records with more or fewer fields
@@ -186,7 +197,7 @@ enum CSVManifest {
         for column in header {
             guard columns.contains(column) else {
                 let shown = column.isEmpty ? "an empty column name" : "unknown column \(QuotedValue.quoted(column))"
-                throw ManifestError(path: name, reason: "\(shown) in the header (columns: \(columns.sorted().joined(separator: ", ")))")
+                throw ManifestError(path: name, reason: "\(shown) in the header \(Manifest.unknownNameHint(column, among: columns, as: "columns"))")
             }
             guard seen.insert(column).inserted else {
                 throw ManifestError(path: name, reason: "column \(QuotedValue.quoted(column)) appears twice in the header")
@@ -233,7 +244,7 @@ enum JSONLinesManifest {
                 guard columns.contains(key) else {
                     throw ManifestError(
                         path: name,
-                        reason: "line \(index + 1): unknown field \(QuotedValue.quoted(key)) (fields: \(columns.sorted().joined(separator: ", ")))")
+                        reason: "line \(index + 1): unknown field \(QuotedValue.quoted(key)) \(Manifest.unknownNameHint(key, among: columns, as: "fields"))")
                 }
                 switch value {
                 case .text(let text): if !text.isEmpty { values[key] = text }

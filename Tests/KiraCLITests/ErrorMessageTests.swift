@@ -54,6 +54,8 @@ import Testing
         (["render", "--tiltx", "3"], "--tilt-x"),
         (["render", "--tilt", "3"], "--tilt-x"),
         (["render", "--backgroud", "#000000"], "--background"),
+        (["render", "-O", "x.png"], "-o"),
+        (["render", "-X", "x.png"], nil),
     ] as [([String], String?)])
     func unknownOptionsSuggestOnlyWhenClose(arguments: [String], suggestion: String?) throws {
         let workspace = try Workspace(empty: ())

@@ -52,7 +52,8 @@ import Testing
     static let badCSV: [(String, String, String)] = [
         ("empty", "", "empty"),
         ("no output column", "art,tilt_x\na.png,1\n", "no \"output\" column"),
-        ("unknown column", "output,tilt\na.png,1\n", "unknown column \"tilt\""),
+        ("unknown column", "output,tilt\na.png,1\n", "unknown column \"tilt\" in the header (columns: art, "),
+        ("a column as an option", "output,tilt-x\na.png,1\n", "unknown column \"tilt-x\" in the header (did you mean \"tilt_x\"? columns are spelt with underscores)"),
         ("column twice", "output,art,art\na,b,c\n", "appears twice"),
         ("too many fields", "output,art\na.png,b.png,c\n", "row 1 has 3 fields"),
         ("too few fields", "output,art\na.png,b.png\nc.png\n", "row 2 has 1 fields"),
@@ -75,6 +76,7 @@ import Testing
             ("{\"output\": \"a.png\"}\nnot json\n", "line 2 is not a JSON object"),
             ("[1, 2]\n", "line 1 is not a JSON object"),
             ("{\"output\": \"a.png\", \"tilt\": 1}\n", "unknown field \"tilt\""),
+            ("{\"output\": \"a.png\", \"Tilt_X\": 1}\n", "unknown field \"Tilt_X\" (did you mean \"tilt_x\"? fields are spelt with underscores)"),
             ("{\"output\": [\"a.png\"]}\n", "must be a string, number or boolean"),
             ("{\"art\": \"a.png\"}\n", "no \"output\" field"),
         ] {
