@@ -68,7 +68,7 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var threads: ThreadOptions
     @OptionGroup var memory: MemoryOptions
 
-    @Flag(help: "No progress bar.")
+    @Flag(help: "No progress bar (notes and errors still go to stderr).")
     var quiet = false
 
     /// The animation the options describe.

@@ -45,7 +45,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
-    @Flag(help: "No progress bar.")
+    @Flag(help: "No progress bar (notes and errors still go to stderr).")
     var quiet = false
 
     /// The block of rows to render.

@@ -5,7 +5,7 @@ import Kira
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render the card on screen: tilted and flipped through rotation3DEffect, with the kira shine.",
+        abstract: "Render the card on screen: tilted and flipped in perspective, as SwiftUI draws the original card view, with the kira shine.",
         discussion: """
             Each visible face is shaded flat (the front with the tilt's normal, the back with its \
             negation) and projected with perspective, as SwiftUI stacks the card's modifiers: the flip, \

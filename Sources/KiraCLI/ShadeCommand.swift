@@ -9,7 +9,7 @@ struct ShadeCommand: ParsableCommand {
         commandName: "shade",
         abstract: "Shade a flat card face with the kira shine, at the art's size.",
         discussion: """
-            The face normal comes from a tilt (the seed's normalFromTilt) or is given directly. \
+            The face normal comes from a tilt (rotated about x, then y, as the original card view does) or is given directly. \
             Without --art the built-in sample card is shaded (its front, or its back with --back); \
             art without --mask shines where it is opaque.
             """

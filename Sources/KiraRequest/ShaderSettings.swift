@@ -43,7 +43,7 @@ public struct ShaderSettings: Sendable, Equatable {
                 aliases: [("seed-width", .seedWidth)],
                 help: "How the noise's y is flipped: width (by the card's width, the original shader's quirk; also spelt seed-width), height (by its height), or none (overrides {shader})."),
         .choice("rotation", \.rotation, default: .seed,
-                help: "Rotation matrices of normalFromTilt: seed (transposed, as the seed's) or standard (default: seed)."),
+                help: "The rotation matrices that turn a tilt into the face normal: seed (transposed, as the original card view's) or standard (default: seed)."),
         .choice("foil", \.foil, words: Foil.all.map { ($0.name, $0) }, default: .kira,
                 help: "The foil's look, each described in docs/looks.md (default: kira, the original's)."),
         .number("intensity", \.intensity, in: KiraParameters.intensityRange, default: KiraParameters.seed.intensity,
