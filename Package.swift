@@ -128,8 +128,9 @@ let targets: [Target] = [
     .target(name: "KiraAnimation", dependencies: ["KiraGeometry"], swiftSettings: nativeCPU),
     // Videos (MP4, WebM, WebP, GIF) through the ffmpeg program, fed raw frames on a pipe.
     .target(name: "KiraVideo", dependencies: ["KiraImage", "KiraFiles", "CKiraFiles", "CKiraCPU"], swiftSettings: nativeCPU),
-    // Image comparison: PSNR, SSIM, LDR-ꟻLIP, error statistics, diff heat maps and ꟻLIP maps.
-    .target(name: "KiraCompare", dependencies: ["KiraImage", "KiraFiles"], swiftSettings: nativeCPU),
+    // Image comparison: the files read (PNG, WebP, JPEG), PSNR, SSIM, LDR-ꟻLIP, error statistics,
+    // diff heat maps and ꟻLIP maps, the report.
+    .target(name: "KiraCompare", dependencies: ["KiraImage", "KiraFiles", "KiraPNG", "KiraFormats"], swiftSettings: nativeCPU),
     // The procedural sample card (front, back, holo mask): the tools' default card, also committed under textures/.
     // Optimised in debug builds too: unoptimised, its SIMD2/SIMD4 drawing is about 19× slower (5.6 s
     // against 0.3 s CPU for CommittedTexturesTests), and every CLI test on the built-in card draws it.

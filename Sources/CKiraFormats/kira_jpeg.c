@@ -83,6 +83,26 @@ int kira_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_
     return 1;
 }
 
+int kira_jpeg_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height,
+                   char message[KIRA_FORMATS_MESSAGE_SIZE]) {
+    struct jpeg_decompress_struct info;
+    error_state error;
+    memset(&info, 0, sizeof info);
+    info.err = error_manager(&error);
+    if (setjmp(error.jump)) {
+        snprintf(message, KIRA_FORMATS_MESSAGE_SIZE, "%s", error.message[0] ? error.message : "libjpeg error");
+        jpeg_destroy_decompress(&info);
+        return 0;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)size);
+    jpeg_read_header(&info, TRUE);
+    *width = info.image_width;
+    *height = info.image_height;
+    jpeg_destroy_decompress(&info);
+    return 1;
+}
+
 int kira_jpeg_decode(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, kira_bytes *pixels,
                      kira_bytes *icc, char message[KIRA_FORMATS_MESSAGE_SIZE]) {
     struct jpeg_decompress_struct info;

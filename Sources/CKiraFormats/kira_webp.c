@@ -91,6 +91,16 @@ int kira_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_
     return 1;
 }
 
+int kira_webp_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *has_alpha, int *animated) {
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures(data, size, &features) != VP8_STATUS_OK) return 0;
+    *width = (uint32_t)features.width;
+    *height = (uint32_t)features.height;
+    *has_alpha = features.has_alpha;
+    *animated = features.has_animation;
+    return 1;
+}
+
 int kira_webp_decode(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, kira_bytes *pixels,
                      char message[KIRA_FORMATS_MESSAGE_SIZE]) {
     int w = 0, h = 0;

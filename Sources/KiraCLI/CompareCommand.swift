@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import Kira
 import KiraFiles
 import KiraPNG
@@ -11,9 +12,12 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two images: PSNR, SSIM, max and mean error, share of pixels off; exit 1 when outside the tolerances.",
         discussion: """
-            Channels are compared as fractions of full scale, so 8- and 16-bit images compare on one \
-            scale and 16-bit ones at 16-bit precision. Errors count R, G and B, and alpha only when a \
-            file stores it (an alpha channel or tRNS; "channels" in --json says which). SSIM (Wang et al. \
+            Reads PNG, and the still WebP and JPEG files Kira writes (their pixels as stored; colour \
+            profiles are not applied). Channels are compared as fractions of full scale, so 8- and \
+            16-bit images compare on one scale and 16-bit ones at 16-bit precision. Errors count R, G \
+            and B, and alpha only when a file stores it (a PNG's alpha channel or tRNS, a WebP's alpha; \
+            "channels" in --json says which); with --background both are flattened onto that colour \
+            first, so a transparent image compares with a JPEG of it by what each shows. SSIM (Wang et al. \
             2004: Gaussian window 11, σ 1.5, K1 0.01, K2 0.03) is computed on the Rec. 709 luma of R, G, \
             B (alpha ignored); as in scikit-image, images smaller than 11×11 have none ("ssim" is null, \
             and --min-ssim refuses them). Errors are in 8-bit steps; in --json, "psnr" is null for \
@@ -26,11 +30,14 @@ struct CompareCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The first image (PNG).", valueName: "A.png"))
+    @Argument(help: ArgumentHelp("The first image, the reference (PNG, or a still WebP or JPEG).", valueName: "A.png"))
     var first: String
 
-    @Argument(help: ArgumentHelp("The second image (PNG).", valueName: "B.png"))
+    @Argument(help: ArgumentHelp("The second image (PNG, or a still WebP or JPEG).", valueName: "B.png"))
     var second: String
+
+    @Option(help: ArgumentHelp("Flatten both images onto this colour (#RRGGBB, or white or black) before PSNR, SSIM, the errors and --diff: what a transparent image shows over it, e.g. against a JPEG of it flattened onto white (default: alpha compared as a channel).", valueName: "colour"))
+    var background: String?
 
     @Option(help: ArgumentHelp("Write a heat map of the differences (PNG), with its legend under it: a colour bar from 0 to 16+ 8-bit steps. With --metric flip: the ꟻLIP map, as --flip-map.", valueName: "path"))
     var diff: String?
@@ -85,6 +92,9 @@ struct CompareCommand: ParsableCommand {
         if let metric, !["standard", "flip", "all"].contains(metric) {
             throw ValidationError("--metric must be standard, flip or all, not \(QuotedValue.quoted(metric))")
         }
+        if let background, Self.colour(background) == nil {
+            throw ValidationError("--background must be #RRGGBB, white or black, e.g. #ffffff, not \(QuotedValue.quoted(background))")
+        }
         if let flipBackground, FLIPBackground(rawValue: flipBackground) == nil {
             throw ValidationError("--flip-background must be black or white, not \(QuotedValue.quoted(flipBackground))")
         }
@@ -113,7 +123,8 @@ struct CompareCommand: ParsableCommand {
 
     /// The options given that only the standard metrics use.
     private var standardOptions: [String] {
-        [(minPSNR != nil, "--min-psnr"), (minSSIM != nil, "--min-ssim"), (maxError != nil, "--max-error"), (diff != nil && metric != "flip", "--diff")]
+        [(minPSNR != nil, "--min-psnr"), (minSSIM != nil, "--min-ssim"), (maxError != nil, "--max-error"), (diff != nil && metric != "flip", "--diff"),
+         (background != nil, "--background")]
             .filter(\.0).map(\.1)
     }
 
@@ -146,77 +157,95 @@ struct CompareCommand: ParsableCommand {
         return FLIPViewing(monitorDistance: monitorDistance, monitorWidth: monitorWidth, resolution: monitorPixels)
     }
 
+    /// `#RRGGBB`, `white` or `black` as a colour.
+    static func colour(_ text: String) -> SIMD3<UInt8>? {
+        switch text.lowercased() {
+        case "white": return SIMD3(255, 255, 255)
+        case "black": return SIMD3(0, 0, 0)
+        default:
+            let hex = Array(text.utf8)
+            guard hex.count == 7, hex[0] == UInt8(ascii: "#"), let value = UInt32(String(decoding: hex[1...], as: UTF8.self), radix: 16) else { return nil }
+            return SIMD3(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+        }
+    }
+
+    /// The comparison the options describe.
+    private var request: ComparisonRequest {
+        ComparisonRequest(metric: ComparisonRequest.Metric(rawValue: resolvedMetric) ?? .standard, threshold: threshold / 255, viewing: viewing,
+                          flipBackground: flipBackground.flatMap(FLIPBackground.init(rawValue:)) ?? .standard,
+                          background: background.flatMap(Self.colour), heatMap: diffPath != nil, flipMap: flipMapPath != nil)
+    }
+
     func run() throws {
         try FileIO.checkDistinct(inputs: [first, second], outputs: [diff, flipMap].compactMap { $0 })
-        // From the headers, before anything is decoded (files that are streams: after).
-        if let (a, aBytes) = try PNGHeader.read(first), let (b, bBytes) = try PNGHeader.read(second) {
-            // A header may claim 2³²−1 pixels a side: refused as decoding would, before any estimate.
-            for (header, path) in [(a, first), (b, second)] where max(header.width, header.height) > PNGCodec.Limits.standard.maxSide {
-                throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height), over the limit of "
-                                     + "\(PNGCodec.Limits.standard.maxSide) pixels a side")
-            }
-            guard (a.width, a.height) == (b.width, b.height) else {
-                throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.width)×\(a.height), \(QuotedValue.shown(second)) is \(b.width)×\(b.height)")
-            }
-            try memory.budget.check(aBytes + bBytes + peak(a.width, a.height, decoded: a.decodedBytes + b.decodedBytes,
-                                                    mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
-                             for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
+        let request = self.request
+        // Sizes from the headers, and the memory the comparison needs, before anything is decoded.
+        let fileA = try ComparedFile.open(first), fileB = try ComparedFile.open(second)
+        guard (fileA.width, fileA.height) == (fileB.width, fileB.height) else {
+            throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(fileA.width)×\(fileA.height), \(QuotedValue.shown(second)) is \(fileB.width)×\(fileB.height)")
         }
+        try memory.budget.check(MemoryBudget.sum(fileA.bytes.count + fileB.bytes.count, request.estimatedPeakBytes(
+                                    width: fileA.width, height: fileA.height, decodedBytes: fileA.decodedBytes + fileB.decodedBytes,
+                                    mixedDepths: fileA.bitDepth != fileB.bitDepth)),
+                                for: "comparing \(fileA.width)×\(fileA.height) images", hint: "compare smaller images (or crops of them)")
         // Both files at once, one a core: decoding is a third of a ꟻLIP comparison's time.
-        let decoded = Mutex<[Int: Result<PNGFile, ImageFileError>]>([:])
-        DispatchQueue.concurrentPerform(iterations: 2) { [first, second] i in
-            let result = Result { () throws(ImageFileError) in try PNGCodec.readFile(i == 0 ? first : second) }
+        let decoded = Mutex<[Int: Result<(image: AnyRGBAImage, hasAlpha: Bool), ImageFileError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let result = Result { () throws(ImageFileError) in try (i == 0 ? fileA : fileB).decode() }
             decoded.withLock { $0[i] = result }
         }
         let files = decoded.withLock { $0 }
-        let fileA = try files[0]!.get(), fileB = try files[1]!.get()
-        let a = fileA.image, b = fileB.image
-        guard ImageComparison.sizesMatch(a, b) else {
-            throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.width)×\(a.height), \(QuotedValue.shown(second)) is \(b.width)×\(b.height)")
+        let a = try files[0]!.get(), b = try files[1]!.get()
+        guard ImageComparison.sizesMatch(a.image, b.image) else {
+            throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.image.width)×\(a.image.height), \(QuotedValue.shown(second)) is \(b.image.width)×\(b.image.height)")
         }
-        try memory.budget.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
-                         for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")
-        let comparesAlpha = fileA.hasAlpha || fileB.hasAlpha
-        let comparison = computesStandard ? ImageComparison(a, b, threshold: threshold / 255, comparesAlpha: comparesAlpha) : nil
-        if minSSIM != nil, let comparison, comparison.ssim == nil {
-            throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.width)×\(a.height)")
+        let result = request.compare(a, b)
+        if minSSIM != nil, let comparison = result.standard, comparison.ssim == nil {
+            throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.image.width)×\(a.image.height)")
         }
         var failures: [String] = []
-        if let minPSNR, let comparison, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
-        if let minSSIM, let ssim = comparison?.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
-        if let maxError, let comparison, comparison.maxError * 255 > maxError * (1 + 1e-9) {
+        if let minPSNR, let comparison = result.standard, comparison.psnr < minPSNR { failures.append("PSNR \(format2(comparison.psnr)) dB < \(minPSNR)") }
+        if let minSSIM, let ssim = result.standard?.ssim, ssim < minSSIM { failures.append("SSIM \(formatted(ssim, digits: 5)) < \(minSSIM)") }
+        if let maxError, let comparison = result.standard, comparison.maxError * 255 > maxError * (1 + 1e-9) {
             failures.append("max error \(format2(comparison.maxError * 255)) > \(maxError)")
         }
-        let background = flipBackground.flatMap(FLIPBackground.init(rawValue:)) ?? .standard
-        let flip = computesFLIP ? FLIPComparison(reference: a, test: b, viewing: viewing, background: background) : nil
-        if let maxFLIP, let flip, flip.statistics.mean > maxFLIP {
+        if let maxFLIP, let flip = result.flip, flip.statistics.mean > maxFLIP {
             failures.append("mean ꟻLIP \(formatted(flip.statistics.mean, digits: 4)) > \(maxFLIP)")
         }
-        if let flipMapPath, let flip { try PNGCodec.write(FLIPMap.image(flip.errors, width: flip.width, height: flip.height), to: flipMapPath) }
-        if let diffPath { try PNGCodec.write(DiffMapLegend.appended(to: DiffMap.heatMap(a, b)), to: diffPath) }
-        let report = report(a.width, a.height, comparesAlpha, comparison, flip, failures)
-        try writeToStandardOutput((json ? report.json : report.text) + "\n")
+        if let flipMapPath, let map = result.flipMap { try PNGCodec.write(map, to: flipMapPath) }
+        if let diffPath, let map = result.heatMap { try PNGCodec.write(map, to: diffPath) }
+        let report = ComparisonReport(a: first, b: second, width: a.image.width, height: a.image.height, metric: resolvedMetric,
+                                      background: background.flatMap(Self.colour).map(Self.hex), standard: result.standard, flip: result.flip,
+                                      failures: hasTolerance ? failures : nil)
+        try writeToStandardOutput((json ? Self.json(report) : text(report, alphaStored: (a.hasAlpha, b.hasAlpha))) + "\n")
         if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    static func hex(_ colour: SIMD3<UInt8>) -> String {
+        "#" + [colour.x, colour.y, colour.z].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// The report as one line of JSON, keys sorted.
+    static func json(_ report: ComparisonReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// Whether any tolerance was given to check against.
     private var hasTolerance: Bool { minPSNR != nil || minSSIM != nil || maxError != nil || maxFLIP != nil }
 
-    private func peak(_ width: Int, _ height: Int, decoded: Int, mixedDepths: Bool) -> Int {
-        (computesStandard ? ImageComparison.estimatedPeakBytes(width: width, height: height, decodedBytes: decoded, mixedDepths: mixedDepths,
-                                                               heatMap: diffPath != nil) : decoded)
-            + (computesFLIP ? FLIPComparison.estimatedWorkingBytes(width: width, height: height, viewing: viewing) : 0)
-            + (flipMapPath != nil ? FLIPMap.estimatedBytes(width: width, height: height) : 0)
-    }
-
-    private func report(_ width: Int, _ height: Int, _ comparesAlpha: Bool, _ c: ImageComparison?, _ flip: FLIPComparison?,
-                        _ failures: [String]) -> (text: String, json: String) {
-        var text = "\(first) vs \(second), \(width)×\(height)\n"
-        var json = #"{"a":"\#(escaped(first))","b":"\#(escaped(second))","width":\#(width),"height":\#(height),"metric":"\#(resolvedMetric)""#
-        if let c {
+    /// The report as text: a line a figure, then the verdict.
+    private func text(_ report: ComparisonReport, alphaStored: (Bool, Bool)) -> String {
+        var text = "\(first) vs \(second), \(report.width)×\(report.height)\n"
+        if let c = report.standard {
             let psnr = c.psnr.isFinite ? "\(format2(c.psnr)) dB" : "∞ (identical)"
+            let channels = report.background.map { "R, G, B over \($0) (both flattened onto it)" }
+                ?? (c.comparesAlpha
+                    ? "R, G, B, A" + (alphaStored.0 != alphaStored.1 ? " (only \(alphaStored.0 ? "A" : "B") stores alpha: --background compares what both show over a colour)" : "")
+                    : "R, G, B (neither file stores alpha)")
             text += """
-                channels    \(comparesAlpha ? "R, G, B, A" : "R, G, B (neither file stores alpha)")
+                channels    \(channels)
                 PSNR        \(psnr)
                 SSIM        \(c.ssim.map { "\(formatted($0, digits: 5)) (luma)" } ?? "none: smaller than the \(SSIM.windowSide)×\(SSIM.windowSide) window")
                 max error   \(format2(c.maxError * 255)) / 255
@@ -224,17 +253,12 @@ struct CompareCommand: ParsableCommand {
                 pixels off  \(formatted(c.shareOverThreshold * 100, digits: 3)) % (by more than \(format2(c.threshold * 255)) / 255)
 
                 """
-            // JSON has no infinity: identical images have "psnr": null.
-            json += #","channels":"\#(comparesAlpha ? "RGBA" : "RGB")","psnr":\#(c.psnr.isFinite ? "\(c.psnr)" : "null"),"ssim":\#(c.ssim.map { "\($0)" } ?? "null"),"max_error":\#(steps(c.maxError)),"mean_error":\#(steps(c.meanAbsoluteError)),"share_over_threshold":\#(c.shareOverThreshold),"threshold":\#(steps(c.threshold))"#
         }
-        if let flip {
-            text += flipText(flip)
-            json += #","flip":\#(flipJSON(flip))"#
-        }
+        if let flip = report.flip { text += flipText(flip) }
         let tolerances = computesStandard ? "--min-psnr, --min-ssim, --max-error" + (computesFLIP ? ", --max-flip" : "") : "--max-flip"
-        text += !hasTolerance ? "no tolerance given (\(tolerances))" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; ")
-        json += #","within_tolerance":\#(hasTolerance ? "\(failures.isEmpty)" : "null")}"#
-        return (text, json)
+        let failures = report.failures ?? []
+        text += report.failures == nil ? "no tolerance given (\(tolerances))" : failures.isEmpty ? "within tolerance" : "OUTSIDE tolerance: " + failures.joined(separator: "; ")
+        return text
     }
 
     /// The ꟻLIP lines of the report, ending in a newline.
@@ -246,28 +270,6 @@ struct CompareCommand: ParsableCommand {
                         weighted median \(n(s.weightedMedian)), weighted quartiles \(n(s.weightedFirstQuartile)) and \(n(s.weightedThirdQuartile)), min \(n(s.min)), max \(n(s.max))
 
             """
-    }
-
-    private func flipJSON(_ f: FLIPComparison) -> String {
-        let s = f.statistics
-        return #"{"mean":\#(s.mean),"weighted_median":\#(s.weightedMedian),"weighted_first_quartile":\#(s.weightedFirstQuartile),"weighted_third_quartile":\#(s.weightedThirdQuartile),"min":\#(s.min),"max":\#(s.max),"ppd":\#(f.viewing.pixelsPerDegree),"background":"\#(f.background.rawValue)"}"#
-    }
-
-    /// A fraction of full scale in 8-bit steps, rounded to 1e-9 steps so that 8-bit errors print
-    /// as whole numbers (`1.0`, not the `1.0000000000000249` of `(1 / 255) · 255`).
-    private func steps(_ x: Double) -> Double { (x * 255 * 1e9).rounded() / 1e9 }
-
-    private func escaped(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where c.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
     }
 }
 

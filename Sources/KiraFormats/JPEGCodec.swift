@@ -27,6 +27,27 @@ public enum JPEGCodec {
         return output.take()
     }
 
+    /// The size a JPEG file declares, from its header alone: what
+    /// ``decodeFile(_:name:limits:)`` checks before it decodes.
+    public static func header(_ bytes: [UInt8], name: String = "<memory>") throws(ImageFileError) -> (width: Int, height: Int) {
+        var width: UInt32 = 0, height: UInt32 = 0
+        let failure = bytes.withUnsafeBufferPointer { data in
+            failureMessage { kira_jpeg_info(data.baseAddress, data.count, &width, &height, $0) }
+        }
+        if let failure { throw ImageFileError(path: name, reason: failure) }
+        return (Int(width), Int(height))
+    }
+
+    /// Decodes a JPEG file into opaque RGBA, refusing one larger than `limits` from its header,
+    /// before anything is decoded.
+    public static func decodeFile(_ bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = .standard)
+        throws(ImageFileError) -> RGBAImage<UInt8>
+    {
+        let (width, height) = try header(bytes, name: name)
+        try limits.checkDeclared(width: width, height: height, name: name)
+        return try decode(bytes, name: name).image
+    }
+
     /// Decodes a JPEG file into opaque RGBA, with its ICC profile (empty when it has none): for
     /// checks and tests.
     public static func decode(_ bytes: [UInt8], name: String = "<memory>") throws(ImageFileError)

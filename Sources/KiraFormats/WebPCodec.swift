@@ -27,6 +27,28 @@ public enum WebPCodec {
         return output.take()
     }
 
+    /// The size a still WebP file declares and whether it stores alpha, from its header alone:
+    /// what ``decodeFile(_:name:limits:)`` checks before it decodes.
+    public static func header(_ bytes: [UInt8], name: String = "<memory>") throws(ImageFileError) -> (width: Int, height: Int, hasAlpha: Bool) {
+        var width: UInt32 = 0, height: UInt32 = 0
+        var alpha: Int32 = 0, animated: Int32 = 0
+        guard kira_webp_info(bytes, bytes.count, &width, &height, &alpha, &animated) != 0 else {
+            throw ImageFileError(path: name, reason: "not a WebP file libwebp can read")
+        }
+        if animated != 0 { throw ImageFileError(path: name, reason: "an animated WebP; only a still WebP is read") }
+        return (Int(width), Int(height), alpha != 0)
+    }
+
+    /// Decodes a still WebP file into RGBA, and whether it stores alpha, refusing one larger than
+    /// `limits` from its header, before anything is decoded.
+    public static func decodeFile(_ bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = .standard)
+        throws(ImageFileError) -> (image: RGBAImage<UInt8>, hasAlpha: Bool)
+    {
+        let (width, height, hasAlpha) = try header(bytes, name: name)
+        try limits.checkDeclared(width: width, height: height, name: name)
+        return (try decode(bytes, name: name), hasAlpha)
+    }
+
     /// Decodes a WebP file into RGBA (for checks and tests; Kira reads art as PNG).
     public static func decode(_ bytes: [UInt8], name: String = "<memory>") throws(ImageFileError) -> RGBAImage<UInt8> {
         var width: UInt32 = 0, height: UInt32 = 0

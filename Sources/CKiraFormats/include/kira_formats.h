@@ -41,6 +41,15 @@ int kira_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_
 int kira_webp_decode(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, kira_bytes *pixels,
                      char message[KIRA_FORMATS_MESSAGE_SIZE]);
 
+/// The size a WebP file declares, whether it has alpha and whether it is animated, from its
+/// header alone (nothing decoded); 0 when libwebp cannot read it.
+int kira_webp_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *has_alpha, int *animated);
+
+/// The size a JPEG file declares, from its header alone (nothing decoded); 0 and `message` when
+/// libjpeg cannot read it.
+int kira_jpeg_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height,
+                   char message[KIRA_FORMATS_MESSAGE_SIZE]);
+
 /// Decodes a JPEG into 8-bit RGBA (opaque), and its ICC profile if any: for tests and checks.
 int kira_jpeg_decode(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, kira_bytes *pixels,
                      kira_bytes *icc, char message[KIRA_FORMATS_MESSAGE_SIZE]);
