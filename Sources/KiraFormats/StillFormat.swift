@@ -1,4 +1,7 @@
-/// The file formats Kira writes a still image in, chosen by the file's extension.
+/// The file formats Kira writes a still image in, chosen by the file's extension. Everything
+/// the rest of Kira knows about a format is in ``properties``: the command line's and the
+/// server's checks, routes and media types derive from it, so that a new format is a row there
+/// and its codec (``StillEncoder``).
 public enum StillFormat: String, Sendable, CaseIterable {
     /// PNG: lossless, 8 or 16 bits, alpha.
     case png
@@ -7,12 +10,38 @@ public enum StillFormat: String, Sendable, CaseIterable {
     /// JPEG: lossy, 8 bits, no alpha.
     case jpeg
 
-    /// The extensions of each format, lower case, the first the usual one.
-    public var extensions: [String] {
+    /// What a format is and takes.
+    public struct Properties: Sendable {
+        /// The format's name, as its documentation spells it.
+        public let name: String
+        /// Its extensions, lower case, the first the usual one.
+        public let extensions: [String]
+        /// Its media type.
+        public let mediaType: String
+        /// Whether it stores alpha (without, a transparent background is flattened).
+        public let hasAlpha: Bool
+        /// Whether it stores 16 bits a channel.
+        public let hasSixteenBits: Bool
+        /// The qualities it takes (`quality`), nil for a lossless-only format.
+        public let qualities: ClosedRange<Int>?
+        /// Whether it has a lossless mode besides its lossy one (`lossless`).
+        public let hasLosslessMode: Bool
+        /// Whether it takes a compression effort (`compression`).
+        public let hasCompressionLevels: Bool
+    }
+
+    /// The table.
+    public var properties: Properties {
         switch self {
-        case .png: ["png"]
-        case .webp: ["webp"]
-        case .jpeg: ["jpg", "jpeg"]
+        case .png:
+            Properties(name: "PNG", extensions: ["png"], mediaType: "image/png", hasAlpha: true, hasSixteenBits: true,
+                       qualities: nil, hasLosslessMode: false, hasCompressionLevels: true)
+        case .webp:
+            Properties(name: "WebP", extensions: ["webp"], mediaType: "image/webp", hasAlpha: true, hasSixteenBits: false,
+                       qualities: 0...100, hasLosslessMode: true, hasCompressionLevels: false)
+        case .jpeg:
+            Properties(name: "JPEG", extensions: ["jpg", "jpeg"], mediaType: "image/jpeg", hasAlpha: false, hasSixteenBits: false,
+                       qualities: 1...100, hasLosslessMode: false, hasCompressionLevels: false)
         }
     }
 
@@ -29,18 +58,14 @@ public enum StillFormat: String, Sendable, CaseIterable {
         self = format
     }
 
-    /// Whether the format stores alpha.
-    public var hasAlpha: Bool { self != .jpeg }
-
-    /// Whether the format stores 16 bits a channel.
-    public var hasSixteenBits: Bool { self == .png }
-
-    /// The format's name, as its documentation spells it.
-    public var name: String {
-        switch self {
-        case .png: "PNG"
-        case .webp: "WebP"
-        case .jpeg: "JPEG"
-        }
-    }
+    /// ``Properties/extensions``.
+    public var extensions: [String] { properties.extensions }
+    /// ``Properties/hasAlpha``.
+    public var hasAlpha: Bool { properties.hasAlpha }
+    /// ``Properties/hasSixteenBits``.
+    public var hasSixteenBits: Bool { properties.hasSixteenBits }
+    /// ``Properties/name``.
+    public var name: String { properties.name }
+    /// ``Properties/mediaType``.
+    public var mediaType: String { properties.mediaType }
 }

@@ -76,13 +76,23 @@ public struct OutputSettings: Sendable, Equatable {
         if depth == 16, !format.hasSixteenBits {
             throw RequestError(parameter: "depth", reason: "16 needs a .png output: \(format.name) stores 8 bits a channel")
         }
-        if lossless, format != .webp { throw RequestError(parameter: "lossless", reason: "applies to .webp outputs, not \(format.name)") }
-        if let quality {
-            guard format != .png else { throw RequestError(parameter: "quality", reason: "applies to .webp and .jpg outputs (a PNG is lossless)") }
-            if format == .jpeg, quality == 0 { throw RequestError(parameter: "quality", reason: "must be between 1 and 100 for a JPEG, e.g. 85, not 0") }
+        let formats = StillFormat.allCases
+        func outputs(_ takes: (StillFormat.Properties) -> Bool) -> String {
+            formats.filter { takes($0.properties) }.map { "." + $0.extensions[0] }.joined(separator: " and ")
         }
-        if compression != .standard, format != .png {
-            throw RequestError(parameter: "compression", reason: "applies to .png outputs, not \(format.name)")
+        if lossless, !format.properties.hasLosslessMode {
+            throw RequestError(parameter: "lossless", reason: "applies to \(outputs(\.hasLosslessMode)) outputs, not \(format.name)")
+        }
+        if let quality {
+            guard let qualities = format.properties.qualities else {
+                throw RequestError(parameter: "quality", reason: "applies to \(outputs { $0.qualities != nil }) outputs (a \(format.name) is lossless)")
+            }
+            if !qualities.contains(quality) {
+                throw RequestError(parameter: "quality", reason: "must be between \(qualities.lowerBound) and \(qualities.upperBound) for a \(format.name), e.g. 85, not \(quality)")
+            }
+        }
+        if compression != .standard, !format.properties.hasCompressionLevels {
+            throw RequestError(parameter: "compression", reason: "applies to \(outputs(\.hasCompressionLevels)) outputs, not \(format.name)")
         }
     }
 

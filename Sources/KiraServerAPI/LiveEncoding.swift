@@ -52,14 +52,7 @@ public enum LiveEncoding: String, Sendable, CaseIterable {
     }
 
     /// The media type the page builds its image from.
-    package var mediaType: String {
-        switch self {
-        case .raw: "application/x-kira-rgba"
-        case .png: "image/png"
-        case .jpeg: "image/jpeg"
-        case .webp: "image/webp"
-        }
-    }
+    package var mediaType: String { format?.mediaType ?? "application/x-kira-rgba" }
 
     /// The output settings of a live frame.
     package var output: OutputSettings {

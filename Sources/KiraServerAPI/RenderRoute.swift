@@ -4,8 +4,8 @@ import KiraRequest
 /// The render routes, one per still format: `/v1/cards/ID/render.png`, `render.webp` and
 /// `render.jpg`, each storing the frame as `kira render -o` does a file of that extension.
 package enum RenderRoute {
-    /// The formats served, in the order messages list them.
-    package static let formats: [StillFormat] = [.png, .webp, .jpeg]
+    /// The formats served, in the order messages list them: every still format.
+    package static let formats = StillFormat.allCases
 
     /// The route's last path component: `render.png`.
     package static func fileName(_ format: StillFormat) -> String { "render." + format.extensions[0] }
@@ -17,13 +17,7 @@ package enum RenderRoute {
     package static func format(ofFileName name: String) -> StillFormat? { formats.first { fileName($0) == name } }
 
     /// The media type of a frame in `format`.
-    package static func mediaType(_ format: StillFormat) -> String {
-        switch format {
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .jpeg: "image/jpeg"
-        }
-    }
+    package static func mediaType(_ format: StillFormat) -> String { format.mediaType }
 
     /// Where `request`'s output settings, refused by `format` (`quality` on a PNG), would be
     /// honoured: the other formats that take them. None when `format` takes them.
