@@ -30,12 +30,13 @@ let products: [Product] = [
 // only: SIMD values wider than 16 bytes travel in different registers at different levels.
 //
 // SwiftPM cannot condition a setting on the target architecture, so the levels' flags are chosen
-// here by the architecture this manifest is built for (the host's): on arm64 (NEON is its
-// baseline) the three kernel modules are the same baseline code and KernelLevel reports that.
-// Cross-building from x86-64 for another architecture: set KIRA_KERNEL_LEVELS=baseline (no
-// -march flags). Not tested here: no arm64 machine.
+// by the architecture this manifest is compiled for, the host's: on arm64 (NEON is its baseline)
+// the three kernel modules are the same baseline code and KernelLevel reports that (not tested
+// here: no arm64 machine). A cross build from x86-64 to another architecture is therefore not
+// this manifest's: build on the target's own architecture. WebAssembly has its own build,
+// scripts/build-web, which compiles the portable core with swiftc and one SIMD128 level.
 #if arch(x86_64)
-let levelFlags = Context.environment["KIRA_KERNEL_LEVELS"] != "baseline"
+let levelFlags = true
 #else
 let levelFlags = false
 #endif
@@ -74,7 +75,7 @@ func server(_ product: String, _ package: String) -> Target.Dependency {
 // The `kira` command line, as `kira` and (with the server built in) as `kira-serve`.
 let commandLineDependencies: [Target.Dependency] = [
     "CKiraMemory",
-    "Kira", "KiraPNG", "KiraPipeline", "KiraFiles", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraTextureCache", "KiraBench", "KiraServerAPI",
+    "Kira", "KiraPNG", "KiraFiles", "KiraSamples", "KiraArguments", "KiraCatalogue", "KiraTextureCache", "KiraBench", "KiraServerAPI",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "Logging", package: "swift-log"),
 ]
@@ -156,17 +157,17 @@ let targets: [Target] = [
     // Where frames go: numbered PNG files, an animated PNG, a contact sheet, videos through ffmpeg,
     // as sinks of the one frame pipeline (KiraRender's FramePipeline); and the animation job that
     // checks an AnimationRequest and renders it into those sinks.
-    .target(name: "KiraOutput", dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo", "KiraRequest", "KiraAnimation", "KiraGeometry"], swiftSettings: nativeCPU),
+    .target(name: "KiraOutput", dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraVideo", "KiraRequest", "KiraAnimation", "KiraGeometry", "KiraShader"], swiftSettings: nativeCPU),
 
     // The benchmark engine behind `kira bench`: each path timed several times, the best run kept.
-    .target(name: "KiraBench", dependencies: ["KiraSamples", "KiraPipeline", "KiraPNG", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments"], swiftSettings: nativeCPU),
+    .target(name: "KiraBench", dependencies: ["KiraSamples", "KiraPipeline", "KiraPNG", "KiraRequest", "KiraRender", "KiraImage", "KiraFiles", "KiraFormats", "KiraArguments", "KiraGeometry", "KiraShader"], swiftSettings: nativeCPU),
 
     // Catalogues for `kira batch`: manifests (CSV, JSON Lines), shards, up-to-date records, a bounded
     // texture cache and the render-and-encode pipeline. Not in the umbrella: a package that only
     // renders never builds the CSV reader or links libcrypto.
     .target(
         name: "KiraCatalogue",
-        dependencies: ["KiraPipeline", "KiraPNG", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", "KiraArguments", .product(name: "CSV", package: "CSV.swift")],
+        dependencies: ["KiraPipeline", "KiraFormats", "KiraRequest", "KiraTextureCache", "KiraRender", "KiraImage", "KiraFiles", .product(name: "CSV", package: "CSV.swift")],
         swiftSettings: nativeCPU),
 
     // What `kira serve` is started with and what its URLs mean: its configuration, the render
