@@ -200,11 +200,8 @@ final class FrameService: Sendable {
             throw Problem.tooLarge("the canvas would be \(scene.canvasWidth)x\(scene.canvasHeight), over this server's limit of "
                                    + "\(cap.width)x\(cap.height): give a smaller \(parameter)", parameter: parameter)
         }
-        // The textures are held already; a render adds its canvas and scratch, and the encoded file
-        // twice: the encoder's bytes and the answer's buffer they are copied into, each at most the
-        // raw image (pixels of noise: a 77 MB PNG of a 4096x4096 16-bit canvas, 128 MiB raw).
-        let fileBytes = MemoryBudget.imageBytes(width: scene.canvasWidth, height: scene.canvasHeight, channelBytes: request.output.channelBytes)
-        let frameBytes = request.estimatedPeakBytes(for: scene) - card.faces.byteCount + 2 * fileBytes
+        // The textures are held already: the library's figure for what a render adds to them.
+        let frameBytes = request.estimatedWorkingBytes(for: scene, residentCard: card.faces)
         guard frameBytes <= gate.byteBudget else {
             throw Problem.tooLarge("a \(scene.canvasWidth)x\(scene.canvasHeight) frame needs about \(MemoryBudget.describe(frameBytes)) "
                                    + "to render, over the \(MemoryBudget.describe(gate.byteBudget)) this server has for frames: give a smaller size",
