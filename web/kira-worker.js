@@ -72,7 +72,7 @@ export function cardRenderer(reply) {
                 if (m.shown?.[side] === key) {
                     layers.push({ side, opacity, key });
                 } else {
-                    const view = kira.shadeView({ ...look, tiltX: pose.tiltX, tiltY: pose.tiltY, back: side === 'back' });
+                    const view = kira.shadeView({ ...look, tiltX: pose.tiltX, tiltY: pose.tiltY, backFace: side === 'back' });
                     layers.push({ ...layer(side, opacity, view), key });
                 }
             }

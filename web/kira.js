@@ -97,7 +97,7 @@ export class Kira {
     }
 
     /// The flat face with the shine, as `kira shade` writes it: { width, height, data }.
-    /// Takes tiltX, tiltY, back (the back face), foil, intensity, glare.
+    /// Takes tiltX, tiltY, backFace (the back face), foil, intensity, glare.
     shade(options = {}) {
         return this.#copy(this.shadeView(options));
     }
@@ -112,7 +112,7 @@ export class Kira {
     /// `shade`, its pixels a view of the module's memory: no copy, valid until the next call.
     shadeView(options = {}) {
         const v = values('shade', options, shadeNames);
-        this.#check(this.#exports.kira_shade(v.tiltX, v.tiltY, v.back ? 1 : 0, v.foil, v.intensity, v.glare));
+        this.#check(this.#exports.kira_shade(v.tiltX, v.tiltY, v.backFace ? 1 : 0, v.foil, v.intensity, v.glare));
         return this.#view();
     }
 

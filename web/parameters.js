@@ -17,9 +17,9 @@ export const parameters = {
     foil: { name: "foil", kind: "choice", words: ["kira", "rainbow", "sparkle", "cosmos", "gold", "etched", "reverse"], default: "kira" },
     intensity: { name: "intensity", kind: "number", min: 0, max: 2, default: 1 },
     glare: { name: "glare", kind: "number", min: 0, max: 1, default: 0 },
-    back: { name: "back", kind: "flag", default: false },
+    backFace: { name: "back_face", kind: "flag", default: false },
 };
 
 /// The values kira.render takes, and kira.shade.
 export const renderNames = ["tiltX", "tiltY", "flip", "axis", "perspective", "tiltPerspective", "crossfade", "size", "background", "scale", "fit", "foil", "intensity", "glare"];
-export const shadeNames = ["tiltX", "tiltY", "back", "foil", "intensity", "glare"];
+export const shadeNames = ["tiltX", "tiltY", "backFace", "foil", "intensity", "glare"];

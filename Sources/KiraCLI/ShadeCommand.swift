@@ -10,7 +10,7 @@ struct ShadeCommand: ParsableCommand {
         abstract: "Shade a flat card face with the kira shine, at the art's size.",
         discussion: """
             The face normal comes from a tilt (rotated about x, then y, as the original card view does) or is given directly. \
-            Without --art the built-in sample card is shaded (its front, or its back with --back); \
+            Without --art the built-in sample card is shaded (its front, or its back with --back-face); \
             art without --mask shines where it is opaque.
             """
     )
@@ -24,7 +24,7 @@ struct ShadeCommand: ParsableCommand {
 
         static let art = entry("art"), mask = entry("mask"), foilMap = entry("foil_map"), tiltX = entry("tilt_x")
         static let tiltY = entry("tilt_y")
-        static let normal = entry("normal"), back = entry("back")
+        static let normal = entry("normal"), back = entry("back_face")
     }
 
     @Option(name: P.art.long, help: P.art.argumentHelp, completion: P.art.completion) var art: String?
@@ -34,6 +34,8 @@ struct ShadeCommand: ParsableCommand {
     @Option(name: P.tiltY.long, parsing: P.tiltY.parsing, help: P.tiltY.argumentHelp) var tiltY: String?
     @Option(name: P.normal.long, parsing: .unconditional, help: P.normal.argumentHelp) var normal: String?
     @Flag(name: P.back.long, help: P.back.argumentHelp) var back = false
+    /// `--back-face`'s former spelling, which named a file in every other command.
+    @Flag(name: .customLong("back"), help: .hidden) var formerBack = false
 
     @OptionGroup var shader: ShaderOptions
     @OptionGroup var threads: ThreadOptions
@@ -48,7 +50,7 @@ struct ShadeCommand: ParsableCommand {
     var request: ShadeRequest {
         get throws {
             let values = given([(P.art, art), (P.mask, mask), (P.foilMap, foilMap), (P.tiltX, tiltX), (P.tiltY, tiltY), (P.normal, normal),
-                                (P.back, given(back))])
+                                (P.back, given(back || formerBack))])
             do {
                 return try ShadeRequest(values: values + shader.values + output.format.values)
             } catch {
@@ -63,6 +65,7 @@ struct ShadeCommand: ParsableCommand {
     }
 
     func run() throws {
+        if formerBack { writeToStandardError("kira shade: --back is now --back-face (--back, a file elsewhere, works here until the next release)\n") }
         let shading = try request.prepare(writingTo: output.path, budget: memory.budget)
         for note in shading.notes { writeToStandardError("kira shade: \(OptionSpelling.spell(note))\n") }
         let path = try output.prepare()

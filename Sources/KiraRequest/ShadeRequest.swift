@@ -28,7 +28,7 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
     public init() {}
 
     public static let parameters: [RequestParameter<ShadeRequest>] = [
-        .path("art", \.art, help: "The card art (PNG; converted to sRGB if it says it is in another space; default: the built-in sample card's front, or its back with {back})."),
+        .path("art", \.art, help: "The card art (PNG; converted to sRGB if it says it is in another space; default: the built-in sample card's front, or its back with {back_face})."),
         .path("mask", \.mask, help: "The holo mask (PNG of the art's aspect ratio; white = full shine, grey less, colour tints; transparent = none; default: the art's alpha, or the sample's mask)."),
         .path("foil_map", \.foilMap, help: FaceInput.foilMapHelp),
     ]
@@ -47,7 +47,7 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
                        return vector
                    },
                    spell: { $0.map { "\($0.x),\($0.y),\($0.z)" } ?? "" }),
-            .flag("back", \.back, help: "Shade the back face, as the seed does: with the normal negated."),
+            .flag("back_face", \.back, help: "Shade the back face, as the seed does: with the normal negated."),
         ]
         + ShaderSettings.parameters.map { $0.lifted(\.shader) }
         + OutputSettings.parameters.map { $0.lifted(\.output) }

@@ -44,7 +44,7 @@ public final class WebRenderer {
         card = (BuiltInCard.front, BuiltInCard.back)
     }
 
-    /// Shades the front face (or the back, with its normal negated, as `kira shade --back` does)
+    /// Shades the front face (or the back, with its normal negated, as `kira shade --back-face` does)
     /// tilted by `tiltX` and `tiltY` degrees, into ``image``.
     public func shade(tiltX: Double, tiltY: Double, back: Bool, parameters: KiraParameters) throws(WebRenderError) {
         let face = back ? faces.back : faces.front

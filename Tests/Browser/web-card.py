@@ -91,7 +91,7 @@ def shade_of(pose):
     options = {k: v for k, v in pose.items() if k in SHADE_NAMES}
     turned = abs(pose.get("flip", 0)) % 360
     if 90 < turned < 270:
-        options["back"] = True
+        options["backFace"] = True
     return options
 
 

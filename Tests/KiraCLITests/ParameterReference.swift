@@ -34,8 +34,8 @@ struct ParameterReference {
     private static let order = ["`kira shade`", "`kira render`", "`kira animate`", "manifest", "URL"]
 
     /// The parameters of `command`'s request: an entry of the same name and kind as one already
-    /// listed is the same parameter (`tilt_x`); another kind is another one (`kira shade --back`,
-    /// a flag, beside the back art).
+    /// listed is the same parameter (`tilt_x`); another kind is another one (a flag beside
+    /// a file).
     private mutating func add<Root>(_ parameters: [RequestParameter<Root>], command: String, options: [String: Set<String>]) {
         for parameter in parameters {
             let index = rows.firstIndex { $0.name == parameter.name && $0.kind == parameter.kind } ?? {

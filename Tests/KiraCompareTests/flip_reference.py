@@ -74,7 +74,7 @@ def rgba(image):
 
 front = render("front", "shade")
 tilted = render("tilted", "shade", "--tilt-x", "-8", "--tilt-y", "12")
-back = render("back", "shade", "--back")
+back = render("back", "shade", "--back-face")
 frame = render("frame", "render", "--size", "700x900", "--tilt-y", "20", "--background", "#1b1f2a")
 pairs = [
     ("front, noise", front, noise(front)),

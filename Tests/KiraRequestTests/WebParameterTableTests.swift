@@ -16,7 +16,7 @@ import Testing
     static let render = ["tilt_x", "tilt_y", "flip", "axis", "perspective", "tilt_perspective", "crossfade", "size",
                          "background", "scale", "fit", "foil", "intensity", "glare"]
     /// kira.shade's: the tilts and the look as kira render takes them, and kira shade's `back`.
-    static let shade = ["tilt_x", "tilt_y", "back", "foil", "intensity", "glare"]
+    static let shade = ["tilt_x", "tilt_y", "back_face", "foil", "intensity", "glare"]
 
     static func camel(_ name: String) -> String {
         let words = name.split(separator: "_")

@@ -52,7 +52,7 @@ import Testing
             var parameters = KiraParameters.seed
             parameters.foil = Foil(named: foil)!
             try web.shade(tiltX: -8, tiltY: 10, back: back, parameters: parameters)
-            var request = try ShadeRequest(values: [("tilt_x", "-8"), ("tilt_y", "10"), ("foil", foil)] + (back ? [("back", "true")] : []))
+            var request = try ShadeRequest(values: [("tilt_x", "-8"), ("tilt_y", "10"), ("foil", foil)] + (back ? [("back_face", "true")] : []))
             request.output.depth = 8
             let expected = try request.shade(try request.face().face, with: ShadeRenderer(threads: 2))
             #expect(AnyRGBAImage.rgba8(web.image) == expected, "back \(back), \(foil)")
