@@ -138,9 +138,25 @@ extension OutputSettings {
     public static func format(ofFile path: String, parameter: String) throws(RequestError) -> StillFormat {
         guard !path.isEmpty, !path.hasSuffix("/") else { throw RequestError(parameter: parameter, reason: "must name a file") }
         guard let format = StillFormat(fileName: path) else {
-            throw RequestError(parameter: parameter, reason: "\(QuotedValue.shown(path)): Kira writes .png, .webp and .jpg (or .jpeg) files; name it one of those")
+            throw RequestError(parameter: parameter, reason: "\(QuotedValue.shown(path)): Kira writes \(writtenExtensions) files; name it one of those")
         }
         return format
+    }
+
+    /// The format of the file `path` (``format(ofFile:parameter:)``), refused when it cannot store
+    /// these settings (``check(for:)``): the one check of an output a front end makes.
+    public func format(ofFile path: String, parameter: String) throws(RequestError) -> StillFormat {
+        let format = try Self.format(ofFile: path, parameter: parameter)
+        try check(for: format)
+        return format
+    }
+
+    /// ".png, .webp and .jpg (or .jpeg)": every still format's extensions, from the table.
+    static var writtenExtensions: String {
+        let names = StillFormat.allCases.map { format in
+            "." + format.extensions[0] + (format.extensions.count > 1 ? " (or " + format.extensions.dropFirst().map { "." + $0 }.joined(separator: ", ") + ")" : "")
+        }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// Refuses a file name that Kira cannot write as `parameter`: empty, ending in a slash, or with

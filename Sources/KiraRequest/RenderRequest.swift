@@ -116,9 +116,7 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
     /// The format of the file `path` (by its extension), checked against the request's output
     /// settings; `parameter` names the path in errors.
     public func format(ofFile path: String, parameter: String = "output") throws(RequestError) -> StillFormat {
-        let format = try OutputSettings.format(ofFile: path, parameter: parameter)
-        try output.check(for: format)
-        return format
+        try output.format(ofFile: path, parameter: parameter)
     }
 
     /// Refuses to store `scene`'s frame as asked: a {width} or {height} larger than its canvas.

@@ -118,9 +118,7 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
     /// The format of the file `path` (by its extension), checked against the request's output
     /// settings.
     public func format(ofFile path: String, parameter: String = "output") throws(RequestError) -> StillFormat {
-        let format = try OutputSettings.format(ofFile: path, parameter: parameter)
-        try output.check(for: format)
-        return format
+        try output.format(ofFile: path, parameter: parameter)
     }
 
     /// What storing the shaded face as `format` does that the user may not expect (a JPEG

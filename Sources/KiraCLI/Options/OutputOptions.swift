@@ -20,10 +20,6 @@ struct OutputOptions<Default: DefaultOutput>: ParsableArguments {
 
     @OptionGroup var format: FormatOptions
 
-    func validate() throws {
-        if let output { _ = try OutputPath.format(of: output, option: "--output") }
-    }
-
     /// The path to write; creates the default path's folder. A path the user gave is checked for
     /// its folder here, before any work, so that a mistyped folder fails at once rather than
     /// after the render.
@@ -83,15 +79,6 @@ struct ScalingOptions: ParsableArguments {
 }
 
 enum OutputPath {
-    /// The format of a still's file name, by its extension (``OutputSettings/format(ofFile:parameter:)``).
-    static func format(of path: String, option: String) throws -> StillFormat {
-        do {
-            return try OutputSettings.format(ofFile: path, parameter: String(option.dropFirst(2)))
-        } catch {
-            throw ValidationError(error.commandLine)
-        }
-    }
-
     /// Refuses a name Kira cannot write as a PNG-only output (``OutputSettings/checkFileName(_:parameter:extensions:)``).
     static func checkPNG(_ path: String, option: String, extensions: [String] = ["png"]) throws {
         do {
