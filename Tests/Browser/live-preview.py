@@ -175,7 +175,7 @@ try:
 
     # The README's picture: the page with the card held tilted, the live figures hidden (they
     # change from run to run).
-    driver.execute_script("document.getElementById('stats').style.visibility = 'hidden'")
+    driver.execute_script("document.getElementById('stats').hidden = true")
     hold = ActionChains(driver, duration=16).move_to_element(card).click_and_hold()
     for _ in range(10):
         hold.move_by_offset(-4, -3)
@@ -192,6 +192,7 @@ try:
     driver.save_screenshot(shot)
     check(os.path.getsize(shot) > 10_000, f"a screenshot is kept: {shot}")
     ActionChains(driver).release().perform()
+    driver.execute_script("document.getElementById('stats').hidden = false")
 
     # The controls: sliders that show their values, a foil picker; at a phone's 360 px and at a
     # desktop's width every control is on screen, none overlaps another, and nothing scrolls
