@@ -15,6 +15,9 @@ extension PreviewPage {
     /* The element turns the card in 3-D beyond its box: the margin is room for the tilts and the
        flip's near edge, as the stream's canvas has room for them around the card. */
     #stage > kira-card { display: block; max-width: 100%; margin: 2.5rem auto; }
+    /* The element's width is a length, not a canvas's pixels: a centred stage as wide as it would
+       overflow a phone's column, where a stretched one gives max-width a column to follow. */
+    body[data-mode=browser] #stage { justify-self: stretch; }
     #status { position: absolute; left: 8px; top: 8px; right: 8px; padding: 4px 8px; border-radius: 4px; background: #b00020; color: #fff; z-index: 1; }
     #panel { display: grid; gap: 10px; align-content: start; min-width: 0; }
     fieldset { margin: 0; padding: 8px 10px 10px; border: 1px solid var(--line); border-radius: 8px; display: grid; gap: 8px; min-width: 0; }

@@ -198,8 +198,8 @@ try:
     # desktop's width every control is on screen, none overlaps another, and nothing scrolls
     # sideways. A screenshot of each is kept.
     layout = """
-        const boxes = [...document.querySelectorAll('h1, #card, #panel .control, #modes label, #foils label, #download, #copy')]
-          .filter((e) => !e.closest('[hidden]'))
+        const boxes = [...document.querySelectorAll('h1, #card, kira-card, #panel .control, #modes label, #foils label, #download, #copy')]
+          .filter((e) => !e.closest('[hidden]') && !(document.body.dataset.mode === 'browser' && e.closest('.stream-only')))
           .map((e) => { const r = e.getBoundingClientRect(); return { id: e.id || e.textContent.trim().slice(0, 20), left: r.left, top: r.top + scrollY, right: r.right, bottom: r.bottom + scrollY }; });
         const problems = [], width = document.documentElement.clientWidth;
         for (const b of boxes) {
@@ -307,6 +307,17 @@ try:
     shot = os.path.join(ARTEFACTS, "live-preview-browser.png")
     driver.save_screenshot(shot)
     check(os.path.getsize(shot) > 10_000, f"a screenshot of the browser mode is kept: {shot}")
+    # The element's page fits a phone and a desktop as the stream's does.
+    for name, size in (("360", (360, 780)), ("desktop", (1366, 900))):
+        if name == "360":
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+        else:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            driver.set_window_size(*size)
+        wait_for(driver, f"return Math.abs(innerWidth - {size[0]}) < 40", 5)
+        result = driver.execute_script(layout)
+        check(result["count"] >= 10 and not result["problems"] and driver.execute_script("return !!document.querySelector('kira-card').getBoundingClientRect().width"),
+              f"the browser mode at {name} width: {result['count']} controls and the card, all visible, none overlapping {result['problems']}")
     server.terminate()
     server.wait(timeout=30)
 
