@@ -77,6 +77,20 @@ def drag_element(driver, element, steps=20):
     actions.perform()
 
 
+# The layouts checked: a phone's and a desktop's.
+LAYOUTS = (("360", (360, 780)), ("desktop", (1366, 900)))
+
+
+def resize(driver, name, size):
+    """A phone's viewport (its scroll bars take no width), or a desktop window."""
+    if name == "360":
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+    else:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(*size)
+    wait_for(driver, f"return Math.abs(innerWidth - {size[0]}) < 40", 5)
+
+
 server, origin = kiraserve.start(KIRA, "--web", WEB)
 driver = None
 try:
@@ -218,14 +232,8 @@ try:
         if (document.documentElement.scrollWidth > width + 0.5) problems.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
         return { count: boxes.length, problems };
     """
-    for name, size in (("360", (360, 780)), ("desktop", (1366, 900))):
-        # A phone's viewport (its scroll bars take no width), then a desktop window.
-        if name == "360":
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
-        else:
-            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            driver.set_window_size(*size)
-        wait_for(driver, f"return Math.abs(innerWidth - {size[0]}) < 40", 5)
+    for name, size in LAYOUTS:
+        resize(driver, name, size)
         inner = driver.execute_script("return innerWidth")
         result = driver.execute_script(layout)
         check(result["count"] >= 10 and not result["problems"], f"at {inner} px wide ({name}): {result['count']} controls, all visible, none overlapping {result['problems']}")
@@ -251,9 +259,13 @@ try:
 
     # The browser mode, the page's default when the server has the bundle: <kira-card> from the
     # bundle's module draws the card from its file, and the server renders nothing while it moves.
+    before = renders(origin)
     driver.get(origin + "/")
     loaded = wait_for(driver, "const s = window.kiraPreviewStats; return s && s.browser.loaded && s.browser.framesPainted >= 1 ? s : null", 30)
     check(loaded is not None and loaded["mode"] == "browser", f"the page renders in the browser by default, and <kira-card> paints its first frame ({loaded and loaded['browser']})")
+    time.sleep(0.5)  # a stream's first frame, were one opened, is rendered at once
+    after = renders(origin)
+    check(after - before == 1, f"the browser mode's page makes the server render only the card's file ({after - before} renders)")
     element = driver.find_element("css selector", "#stage > kira-card")
     check(driver.execute_script("const c = arguments[0]; return c.getAttribute('card') === '/v1/cards/sample/card.kira' && c.rendering === 'worker'"
                                 " && document.querySelector('input[name=render][value=browser]').checked && document.getElementById('card').hidden"
@@ -308,13 +320,8 @@ try:
     driver.save_screenshot(shot)
     check(os.path.getsize(shot) > 10_000, f"a screenshot of the browser mode is kept: {shot}")
     # The element's page fits a phone and a desktop as the stream's does.
-    for name, size in (("360", (360, 780)), ("desktop", (1366, 900))):
-        if name == "360":
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
-        else:
-            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            driver.set_window_size(*size)
-        wait_for(driver, f"return Math.abs(innerWidth - {size[0]}) < 40", 5)
+    for name, size in LAYOUTS:
+        resize(driver, name, size)
         result = driver.execute_script(layout)
         check(result["count"] >= 10 and not result["problems"] and driver.execute_script("return !!document.querySelector('kira-card').getBoundingClientRect().width"),
               f"the browser mode at {name} width: {result['count']} controls and the card, all visible, none overlapping {result['problems']}")
