@@ -12,7 +12,9 @@ card held tilted (the README's picture: scripts/readme-pictures), and the page a
 desktop's width. The browser mode (the page's default with a bundle): <kira-card> paints its
 first frame from the card's file, a drag tilts it while the server renders nothing (its
 kira_renders_total, which the stream's drag raises), the controls set its attributes, and the
-switch goes to the stream and back. And a server without a bundle shows the stream and says why.
+switch goes to the stream and back. And where the bundle cannot draw (a module that throws, a
+kira.wasm that is not WebAssembly, a browser without WebAssembly, a server without a bundle) the
+page shows the stream and says why.
 
 usage: live-preview.py KIRA WEB [ARTEFACTS]   (WEB: the bundle, scripts/build-web's .build/web;
 exit 0 when every check passed, 1 otherwise)
@@ -75,6 +77,14 @@ def drag_element(driver, element, steps=20):
     for _ in range(steps):
         actions.move_by_offset(3, -2)
     actions.perform()
+
+
+def fallback_line(driver):
+    """Once the page streams instead of rendering in the browser and has painted a frame, the line
+    that says why (None when it never does, or says nothing)."""
+    if wait_for(driver, "const s = window.kiraPreviewStats; return s && s.mode === 'server' && s.framesPainted >= 1 && s.fallback", 30) is None:
+        return None
+    return driver.execute_script("const f = document.getElementById('fallback'); return f.hidden ? null : f.textContent")
 
 
 # The layouts checked: a phone's and a desktop's.
@@ -328,6 +338,31 @@ try:
     server.terminate()
     server.wait(timeout=30)
 
+    # A bundle that cannot draw: a module that throws, a kira.wasm that is not WebAssembly, a
+    # browser without WebAssembly. Each page streams and says why in its line.
+    broken = tempfile.mkdtemp(prefix="kira-broken-web-")
+    for file, text, what, expected in (("kira-card.js", "throw new Error('a broken module');\n", "kira-card.js throws", "did not load"),
+                                       ("kira.wasm", "not WebAssembly", "kira.wasm is not WebAssembly", "could not draw the card")):
+        shutil.rmtree(broken)
+        shutil.copytree(WEB, broken)
+        with open(os.path.join(broken, file), "w") as f:
+            f.write(text)
+        server, origin = kiraserve.start(KIRA, "--web", broken)
+        driver.get(origin + "/")
+        line = fallback_line(driver)
+        check(line is not None and expected in line, f"a bundle whose {what}: the page streams and says so ({line})")
+        server.terminate()
+        server.wait(timeout=30)
+    shutil.rmtree(broken)
+    server, origin = kiraserve.start(KIRA, "--web", WEB)
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete globalThis.WebAssembly;"})
+    driver.get(origin + "/")
+    line = fallback_line(driver)
+    check(line is not None and "no WebAssembly" in line, f"a browser without WebAssembly: the page streams and says so ({line})")
+    driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    server.terminate()
+    server.wait(timeout=30)
+
     # Without a bundle: the same programs where no web folder is beside them (kira serve looks
     # for one there when --web is not given) serve a page that streams and says why.
     alone = tempfile.mkdtemp(prefix="kira-no-web-")
@@ -335,9 +370,8 @@ try:
         shutil.copy2(os.path.join(os.path.dirname(os.path.abspath(KIRA)), program), alone)
     server, origin = kiraserve.start(os.path.join(alone, "kira"))
     driver.get(origin + "/")
-    streamed = wait_for(driver, "const s = window.kiraPreviewStats; return s && s.mode === 'server' && s.framesPainted >= 1 ? s.fallback : null", 30)
-    line = driver.execute_script("const f = document.getElementById('fallback'); return f.hidden ? null : f.textContent")
-    check(streamed is not None and line is not None and "no browser bundle" in line and not driver.find_elements("css selector", "kira-card"),
+    line = fallback_line(driver)
+    check(line is not None and "no browser bundle" in line and not driver.find_elements("css selector", "kira-card"),
           f"a server without a bundle: the page streams and says so ({line})")
     check(driver.execute_script("return document.querySelector('input[name=render][value=browser]').disabled"),
           "without a bundle the switch cannot choose the browser")
