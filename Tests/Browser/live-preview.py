@@ -2,12 +2,11 @@
 """The live preview in a real browser: headless Chromium (Debian's chromium and chromium-driver)
 driven by selenium loads the page from a `kira serve --web WEB` this script starts. The server
 stream (`/?render=server`): it drags the card with a real pointer, and checks that frames arrive
-and follow the drag, that releasing a drag does not
-flip the card, that a click flips it, and that the painted card matches the API's frame of the
-same pose; that the arrow keys tilt it and the space bar flips it; that when the server goes away
-the page says so and reconnects by itself once it is back; that its sliders show their values, its
-foil picker and sliders change the frame, and at 360 px and desktop widths every control is on
-screen and none overlaps another. Screenshots are kept in the artefacts folder: the page with the
+and follow the drag, that releasing a drag does not flip the card, that a click flips it, and
+that the painted card matches the API's frame of the same pose; that the arrow keys tilt it and
+the space bar flips it; that when the server goes away the page says so and reconnects by itself
+once it is back; that its sliders show their values, its foil picker and sliders change the
+frame, and at 360 px and desktop widths every control is on screen and none overlaps another. Screenshots are kept in the artefacts folder: the page with the
 card held tilted (the README's picture: scripts/readme-pictures), and the page at 360 px and at a
 desktop's width. The browser mode (the page's default with a bundle): <kira-card> paints its
 first frame from the card's file, a drag tilts it while the server renders nothing (its
