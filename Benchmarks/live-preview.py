@@ -58,7 +58,9 @@ def browser():
 
 def cpu_shares(before, after, seconds):
     """Each program's CPU between two `kiraserve.cpu_times()`, as a share of one core: Chromium
-    (every process of it), kira, and the driver (this script and chromedriver)."""
+    (every process of it), kira, and the driver (this script and chromedriver); only the processes
+    this script started, not others of the same names on the machine."""
+    ours = kiraserve.family()
     def group(name):
         if name in ("python3", "chromedriver"):
             return "driver"
@@ -68,7 +70,7 @@ def cpu_shares(before, after, seconds):
 
     groups = {"chromium": 0, "kira": 0, "driver": 0}
     for pid, (name, ticks) in after.items():
-        if pid in before and before[pid][0] == name and group(name):
+        if pid in before and pid in ours and before[pid][0] == name and group(name):
             groups[group(name)] += ticks - before[pid][1]
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     return " · ".join(f"{name} {100 * ticks / ticks_per_second / seconds:.0f} %" for name, ticks in groups.items())
@@ -100,10 +102,7 @@ def drag(driver, seconds, centre):
 
 def process_ticks(pid):
     """utime + stime of one process, in clock ticks (/proc/PID/stat)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        line = stat.read()
-    fields = line[line.rindex(")") + 2:].split()
-    return int(fields[11]) + int(fields[12])
+    return kiraserve.cpu_times()[str(pid)][1]
 
 
 def wait_until(driver, script, timeout=30):

@@ -30,3 +30,21 @@ def cpu_times():
         fields = line[line.rindex(")") + 2:].split()
         times[pid] = (line[line.index("(") + 1:line.rindex(")")], int(fields[11]) + int(fields[12]))
     return times
+
+
+def family(pid=None):
+    """This process (or `pid`) and every process it started, and they started, now: on a machine
+    shared with other work, the processes a benchmark's CPU figures may count."""
+    children = {}
+    for child in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                line = stat.read()
+        except OSError:
+            continue
+        children.setdefault(line[line.rindex(")") + 2:].split()[1], []).append(child)
+    found, todo = set(), [str(pid or os.getpid())]
+    while todo:
+        found.add(todo[-1])
+        todo.extend(children.get(todo.pop(), []))
+    return found
