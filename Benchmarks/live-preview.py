@@ -4,13 +4,13 @@ page itself (window.kiraPreviewStats) in headless Chromium on loopback while a s
 moves continuously.
 
 The modes: one `kira serve --web WEB`, the page rendering in the browser (<kira-card>) and
-streaming from the server (`?render=server`), in turn for KIRA_ROUNDS rounds; each row gives the
+streaming from the server (`?render=server`), in turn for KIRA_REPEATS passes; each row gives the
 frames/s the page shows and the server's CPU time during the drag (utime + stime of its process,
 from /proc/PID/stat). The encodings: as a reference, the frame rate the same Chromium reaches on a
 CSS holo card page of its own (a pointer-tracked 3-D transform and gradient, no server), then the
 stream in each encoding.
 
-usage: [KIRA_WEB=.build/web] [KIRA_ROUNDS=2] [KIRA_PARTS="modes encodings"] [KIRA_ENCODINGS="raw png"]
+usage: [KIRA_WEB=.build/web] [KIRA_REPEATS=2] [KIRA_PARTS="modes encodings"] [KIRA_ENCODINGS="raw png"]
        Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release build; WEB: scripts/build-web's bundle)
 """
 import math
@@ -33,7 +33,7 @@ ENCODINGS = os.environ.get("KIRA_ENCODINGS", "raw png jpeg webp").split()
 SERVE_OPTIONS = os.environ.get("KIRA_SERVE_OPTIONS", "").split()
 PARTS = os.environ.get("KIRA_PARTS", "modes encodings").split()
 WEB = os.environ.get("KIRA_WEB", ".build/web")
-ROUNDS = int(os.environ.get("KIRA_ROUNDS", "2"))
+REPEATS = int(os.environ.get("KIRA_REPEATS", "2"))
 if "modes" in PARTS and not os.path.isfile(os.path.join(WEB, "kira-card.js")):
     sys.exit(f"live-preview.py: no bundle in {WEB} (scripts/build-web writes it; KIRA_WEB names another, KIRA_PARTS=encodings leaves the modes out)")
 
@@ -144,12 +144,12 @@ def modes():
     driver = None
     try:
         driver = browser()
-        print(f"# the modes: {SECONDS:.0f} s of continuous drag per row, {ROUNDS} rounds in turn; load {os.getloadavg()[0]:.2f} at the start")
+        print(f"# the modes: {SECONDS:.0f} s of continuous drag per row, {REPEATS} passes in turn; load {os.getloadavg()[0]:.2f} at the start")
         print("| rendered | card width | input events/s | frames/s (mean) | frames/s (2 s windows) | kira serve CPU during the drag "
               "| kira ms a frame | CPU during the drag (100 % = one core) |")
         print("|---|---:|---:|---:|---:|---:|---:|---|")
         for width in WIDTHS:
-            for _ in range(ROUNDS):
+            for _ in range(REPEATS):
                 for mode in ("server", "browser"):
                     print(mode_row(driver, server, origin, mode, width), flush=True)
         print(f"# load at the end of the modes: {os.getloadavg()[0]:.2f}", flush=True)
