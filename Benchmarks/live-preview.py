@@ -135,7 +135,8 @@ def mode_row(driver, server, origin, mode, width):
     fps = [(s["browser"] if mode == "browser" else s)["fps"] for s in samples]
     where = {"browser": "in the browser", "server": "server stream"}[mode]
     per_frame = f"{1000 * kira_seconds / painted:.1f}" if painted else "–"
-    return (f"| {where} | {width} | {moves:.0f} | {painted / elapsed:.1f} | {min(fps):.1f}–{max(fps):.1f} "
+    windows = f"{min(fps):.1f}–{max(fps):.1f}" if fps else "–"  # none in a drag under 2 s
+    return (f"| {where} | {width} | {moves:.0f} | {painted / elapsed:.1f} | {windows} "
             f"| {kira_seconds:.2f} s ({100 * kira_seconds / elapsed:.0f} %) | {per_frame} | {shares} |")
 
 
