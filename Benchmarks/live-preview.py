@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""The live preview's frame rate and pointer-to-photon latency, per frame encoding, measured by
-the page itself (window.kiraPreviewStats) in headless Chromium on loopback while a scripted drag
-moves continuously; beside it, as a reference, the frame rate the same Chromium reaches on a CSS
-holo card page of its own (a pointer-tracked 3-D transform and gradient, no server).
+"""The live preview's two modes side by side, then its stream per frame encoding, measured by the
+page itself (window.kiraPreviewStats) in headless Chromium on loopback while a scripted drag
+moves continuously.
 
-usage: [KIRA_ENCODINGS="raw png"] Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release build)
+The modes: one `kira serve --web WEB`, the page rendering in the browser (<kira-card>) and
+streaming from the server (`?render=server`), in turn for KIRA_REPEATS passes; each row gives the
+frames/s the page shows and the server's CPU time during the drag (utime + stime of its process,
+from /proc/PID/stat). The encodings: as a reference, the frame rate the same Chromium reaches on a
+CSS holo card page of its own (a pointer-tracked 3-D transform and gradient, no server), then the
+stream in each encoding.
+
+usage: [KIRA_WEB=.build/web] [KIRA_REPEATS=2] [KIRA_PARTS="modes encodings"] [KIRA_ENCODINGS="raw png"]
+       Benchmarks/live-preview.py KIRA [SECONDS] [WIDTH...]   (KIRA: a release build; WEB: scripts/build-web's bundle)
 """
 import math
 import os
@@ -24,6 +31,11 @@ WIDTHS = [int(w) for w in sys.argv[3:]] or [630, 1260]
 ENCODINGS = os.environ.get("KIRA_ENCODINGS", "raw png jpeg webp").split()
 # More `kira serve` options for every row, e.g. KIRA_SERVE_OPTIONS="--threads 2".
 SERVE_OPTIONS = os.environ.get("KIRA_SERVE_OPTIONS", "").split()
+PARTS = os.environ.get("KIRA_PARTS", "modes encodings").split()
+WEB = os.environ.get("KIRA_WEB", ".build/web")
+REPEATS = int(os.environ.get("KIRA_REPEATS", "2"))
+if "modes" in PARTS and not os.path.isfile(os.path.join(WEB, "kira-card.js")):
+    sys.exit(f"live-preview.py: no bundle in {WEB} (scripts/build-web writes it; KIRA_WEB names another, KIRA_PARTS=encodings leaves the modes out)")
 
 CSS_CARD = "data:text/html," + quote("""<style>body{margin:0;display:grid;place-items:center;height:100vh;perspective:800px}
 #card{width:630px;height:880px;border-radius:20px;background:linear-gradient(115deg,#f0a,#0af,#af0,#fa0);
@@ -46,7 +58,9 @@ def browser():
 
 def cpu_shares(before, after, seconds):
     """Each program's CPU between two `kiraserve.cpu_times()`, as a share of one core: Chromium
-    (every process of it), kira, and the driver (this script and chromedriver)."""
+    (every process of it), kira, and the driver (this script and chromedriver); only the processes
+    this script started, not others of the same names on the machine."""
+    ours = kiraserve.family()
     def group(name):
         if name in ("python3", "chromedriver"):
             return "driver"
@@ -56,7 +70,7 @@ def cpu_shares(before, after, seconds):
 
     groups = {"chromium": 0, "kira": 0, "driver": 0}
     for pid, (name, ticks) in after.items():
-        if pid in before and before[pid][0] == name and group(name):
+        if pid in before and pid in ours and before[pid][0] == name and group(name):
             groups[group(name)] += ticks - before[pid][1]
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     return " · ".join(f"{name} {100 * ticks / ticks_per_second / seconds:.0f} %" for name, ticks in groups.items())
@@ -86,12 +100,74 @@ def drag(driver, seconds, centre):
     return samples, moves / elapsed, shares
 
 
+def process_ticks(pid):
+    """utime + stime of one process, in clock ticks (/proc/PID/stat)."""
+    return kiraserve.cpu_times()[str(pid)][1]
+
+
+def wait_until(driver, script, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if driver.execute_script(script):
+            return
+        time.sleep(0.1)
+    sys.exit(f"live-preview.py: timed out waiting for: {script}")
+
+
+def mode_row(driver, server, origin, mode, width):
+    """One drag in `mode` ('browser' or 'server') on a fresh page: the frames/s the page shows and
+    the server's CPU time during the drag."""
+    driver.get(origin + ("/?render=server" if mode == "server" else "/"))
+    figures = "kiraPreviewStats.browser" if mode == "browser" else "kiraPreviewStats"
+    wait_until(driver, f"return window.kiraPreviewStats && kiraPreviewStats.mode === '{mode}' && {figures}.framesPainted >= 1")
+    driver.execute_script(f"const w = document.getElementById('c-width'); w.value = {width}; w.onchange();")
+    if mode == "server":
+        wait_until(driver, f"const f = kiraPreviewStats.lastFrame; return f && f.width == {width}")
+    time.sleep(1)  # the card at rest: the server's work for the page so far is done
+    element = "#stage > kira-card" if mode == "browser" else "#card"
+    rect = driver.execute_script(f"const r = document.querySelector('{element}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
+    before, ticks = driver.execute_script(f"return {figures}.framesPainted"), process_ticks(server.pid)
+    start = time.monotonic()
+    samples, moves, shares = drag(driver, SECONDS, rect)
+    kira_seconds = (process_ticks(server.pid) - ticks) / os.sysconf("SC_CLK_TCK")
+    elapsed = time.monotonic() - start
+    painted = driver.execute_script(f"return {figures}.framesPainted") - before
+    fps = [(s["browser"] if mode == "browser" else s)["fps"] for s in samples]
+    where = {"browser": "in the browser", "server": "server stream"}[mode]
+    per_frame = f"{1000 * kira_seconds / painted:.1f}" if painted else "–"
+    windows = f"{min(fps):.1f}–{max(fps):.1f}" if fps else "–"  # none in a drag under 2 s
+    return (f"| {where} | {width} | {moves:.0f} | {painted / elapsed:.1f} | {windows} "
+            f"| {kira_seconds:.2f} s ({100 * kira_seconds / elapsed:.0f} %) | {per_frame} | {shares} |")
+
+
+def modes():
+    server, origin = kiraserve.start(KIRA, "--web", WEB, *SERVE_OPTIONS)
+    driver = None
+    try:
+        driver = browser()
+        print(f"# the modes: {SECONDS:.0f} s of continuous drag per row, {REPEATS} passes in turn; load {os.getloadavg()[0]:.2f} at the start")
+        print("| rendered | card width | input events/s | frames/s (mean) | frames/s (2 s windows) | kira serve CPU during the drag "
+              "| kira ms a frame | CPU during the drag (100 % = one core) |")
+        print("|---|---:|---:|---:|---:|---:|---:|---|")
+        for width in WIDTHS:
+            for _ in range(REPEATS):
+                for mode in ("server", "browser"):
+                    print(mode_row(driver, server, origin, mode, width), flush=True)
+        print(f"# load at the end of the modes: {os.getloadavg()[0]:.2f}", flush=True)
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def live(encoding, width):
     server, origin = kiraserve.start(KIRA, "--live-encoding", encoding, *SERVE_OPTIONS)
     driver = None
     try:
         driver = browser()
-        driver.get(origin + "/")
+        # The stream, whether or not a bundle is beside the program.
+        driver.get(origin + "/?render=server")
         driver.execute_script(f"const w = document.getElementById('c-width'); w.value = {width}; w.onchange();")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not driver.execute_script(
@@ -124,6 +200,10 @@ def reference():
         driver.quit()
 
 
+if "modes" in PARTS:
+    modes()
+if "encodings" not in PARTS:
+    sys.exit(0)
 print(f"# {SECONDS:.0f} s of continuous drag per row; load: {os.getloadavg()[0]:.2f} at the start")
 print("| encoding | card width | input events/s | frames/s (mean) | frames/s (2 s windows) | p95 latency ms | last render+encode ms "
       "| CPU during the drag (100 % = one core) |")

@@ -45,7 +45,7 @@ func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration, clock:
     router.add(middleware: MethodCheckMiddleware())
     // The browser's Kira at /web/ (kira.wasm as application/wasm), from the folder it is installed in.
     if let web = configuration.webDirectory {
-        router.add(middleware: FileMiddleware(web, urlBasePath: "/web", logger: configuration.logger))
+        router.add(middleware: FileMiddleware(web, urlBasePath: PreviewConfiguration.webPath, logger: configuration.logger))
     }
     RenderController(service: service).addRoutes(to: router)
     StatusController(metrics: metrics).addRoutes(to: router)

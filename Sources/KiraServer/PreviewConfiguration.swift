@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import KiraAnimation
+import KiraFiles
 import KiraGeometry
 import KiraRequest
 import KiraServerAPI
@@ -12,11 +13,18 @@ import KiraServerAPI
 /// What the live preview's page builds its controls from, written into the page as JSON: the
 /// cards, the width and tilt-limit ranges, the request parameters' entries (their ranges and
 /// words, not copies of them), and the first frame's canvas, so the page does not jump when it
-/// comes.
+/// comes; and where the browser's Kira is, when the server has it, so the page renders the card
+/// itself and keeps the server's frames for comparison and as its fallback.
 struct PreviewConfiguration: Encodable {
     struct Range: Encodable { var min: Double, max: Double, `default`: Double }
     struct Parameter: Encodable { var name: String, help: String, choices: [String]?, min: Double?, max: Double?, `default`: String? }
     struct Canvas: Encodable { var width: Int, height: Int }
+    /// The browser's Kira as the page loads it: `<kira-card>`'s module, and a card's file with
+    /// `{id}` standing for the card.
+    struct Bundle: Encodable { var module: String, cardFile: String }
+
+    /// Where `--web`'s folder is served.
+    static let webPath = "/web"
 
     var cards: [String]
     var card: String
@@ -25,6 +33,8 @@ struct PreviewConfiguration: Encodable {
     var parameters: [Parameter]
     var canvas: Canvas
     var encoding: String
+    /// Nil (left out of the JSON) when the server has no browser bundle: the page streams.
+    var bundle: Bundle?
 
     init(service: FrameService) {
         parameters = LiveControls.parameters.map { parameter in
@@ -45,6 +55,15 @@ struct PreviewConfiguration: Encodable {
         tiltLimit = Range(min: InteractiveCard.tiltLimitRange.lowerBound, max: InteractiveCard.tiltLimitRange.upperBound,
                           default: InteractiveCard.defaultTiltLimit)
         encoding = service.configuration.liveEncoding?.rawValue ?? LiveEncoding.automaticName
+        bundle = Self.bundle(in: service.configuration.webDirectory)
+    }
+
+    /// The bundle in `webDirectory`, when the element's module is there (the server checked
+    /// kira.wasm when it started).
+    static func bundle(in webDirectory: String?) -> Bundle? {
+        guard let webDirectory, FileIO.isRegularFile("\(webDirectory)/kira-card.js") else { return nil }
+        let cardFile = CardFileController<ServerRequestContext>.path.replacing(":id", with: "{id}")
+        return Bundle(module: "\(webPath)/kira-card.js", cardFile: cardFile)
     }
 
     var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data("{}".utf8), as: UTF8.self) }

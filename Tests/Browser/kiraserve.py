@@ -18,15 +18,32 @@ def start(kira, *options, port=0):
     sys.exit("kira serve did not start")
 
 
-def cpu_times():
-    """CPU time (user + system, in clock ticks) of every process now, by pid: (name, ticks)."""
-    times = {}
+def processes():
+    """Every process now, by pid: (name, the fields of /proc/PID/stat after the name)."""
+    found = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat") as stat:
                 line = stat.read()
         except OSError:
             continue
-        fields = line[line.rindex(")") + 2:].split()
-        times[pid] = (line[line.index("(") + 1:line.rindex(")")], int(fields[11]) + int(fields[12]))
-    return times
+        found[pid] = (line[line.index("(") + 1:line.rindex(")")], line[line.rindex(")") + 2:].split())
+    return found
+
+
+def cpu_times():
+    """CPU time (user + system, in clock ticks) of every process now, by pid: (name, ticks)."""
+    return {pid: (name, int(fields[11]) + int(fields[12])) for pid, (name, fields) in processes().items()}
+
+
+def family(pid=None):
+    """This process (or `pid`) and every process it started, and they started, now: on a machine
+    shared with other work, the processes a benchmark's CPU figures may count."""
+    children = {}
+    for child, (_, fields) in processes().items():
+        children.setdefault(fields[1], []).append(child)
+    found, todo = set(), [str(pid or os.getpid())]
+    while todo:
+        found.add(todo[-1])
+        todo.extend(children.get(todo.pop(), []))
+    return found

@@ -4,20 +4,60 @@ import HTTPTypes
 import Hummingbird
 import KiraRender
 import KiraSamples
-import KiraServer
+@testable import KiraServer
 import KiraWeb
 import Testing
 
 /// The browser's Kira at /web/ from the folder it is installed in, and a card's card file at
 /// /v1/cards/ID/card.kira, which it renders from.
 @Suite struct WebRouteTests {
-    /// A web folder with a module and a script in it.
+    /// A web folder with a module, a script and the element's module in it.
     static func webFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kira-web-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).write(to: URL(fileURLWithPath: folder + "/kira.wasm"))
         try Data("export const x = 1;\n".utf8).write(to: URL(fileURLWithPath: folder + "/kira.js"))
+        try Data("export class KiraCard {}\n".utf8).write(to: URL(fileURLWithPath: folder + "/kira-card.js"))
         return folder
+    }
+
+    /// The configuration the live preview's page holds: the JSON between `const config = ` and
+    /// the script that reads it.
+    static func previewConfiguration(_ client: some HTTPTestClient) async throws -> [String: Any] {
+        let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
+        let start = try #require(page.range(of: "const config = ")).upperBound
+        let end = try #require(page.range(of: ";\n(() => {", range: start..<page.endIndex)).lowerBound
+        return try #require(try JSONSerialization.jsonObject(with: Data(page[start..<end].utf8)) as? [String: Any])
+    }
+
+    /// With a bundle the page is told where `<kira-card>`'s module and the card's file are, and
+    /// the module is served there; without one (or without the element in the folder) it is not,
+    /// and the page streams.
+    @Test func thePreviewIsToldWhereTheBundleIs() async throws {
+        let folder = try Self.webFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = try ServerFixtures.stubbedApplication(ServerFixtures.configuration { $0.webDirectory = folder })
+        try await RouterClient.withClient(for: app) { client in
+            let configuration = try await Self.previewConfiguration(client)
+            let bundle = try #require(configuration["bundle"] as? [String: String])
+            #expect(bundle == ["module": "/web/kira-card.js", "cardFile": "/v1/cards/{id}/card.kira"])
+            let module = try await client.execute(uri: try #require(bundle["module"]), method: .get)
+            #expect(module.status == .ok && module.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            let cardFile = try #require(bundle["cardFile"]).replacing("{id}", with: "sample")
+            let cardFileStatus = try await client.execute(uri: cardFile, method: .get).status
+            #expect(cardFileStatus == .ok)
+            // The page loads the module from the configuration, not from a path of its own.
+            let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(page.contains("import(config.bundle.module)"))
+        }
+        let bare = try ServerFixtures.stubbedApplication()
+        try await RouterClient.withClient(for: bare) { client in
+            let configuration = try await Self.previewConfiguration(client)
+            #expect(configuration["bundle"] == nil)
+        }
+        try FileManager.default.removeItem(atPath: folder + "/kira-card.js")
+        #expect(PreviewConfiguration.bundle(in: folder) == nil)
+        #expect(PreviewConfiguration.bundle(in: nil) == nil)
     }
 
     @Test func theBundleIsServedWithItsTypes() async throws {
