@@ -20,7 +20,8 @@ struct PreviewConfiguration: Encodable {
     struct Parameter: Encodable { var name: String, help: String, choices: [String]?, min: Double?, max: Double?, `default`: String? }
     struct Canvas: Encodable { var width: Int, height: Int }
     /// The browser's Kira as the page loads it: `<kira-card>`'s module, and a card's file with
-    /// `{id}` standing for the card.
+    /// `{id}` standing for the card. Relative to the page (`./web/…`), so that the preview works
+    /// behind a proxy that serves it under a path prefix.
     struct Bundle: Encodable { var module: String, cardFile: String }
 
     /// Where `--web`'s folder is served.
@@ -63,7 +64,7 @@ struct PreviewConfiguration: Encodable {
     static func bundle(in webDirectory: String?) -> Bundle? {
         guard let webDirectory, FileIO.isRegularFile("\(webDirectory)/kira-card.js") else { return nil }
         let cardFile = CardFileController<ServerRequestContext>.path.replacing(":id", with: "{id}")
-        return Bundle(module: "\(webPath)/kira-card.js", cardFile: cardFile)
+        return Bundle(module: ".\(webPath)/kira-card.js", cardFile: "." + cardFile)
     }
 
     var json: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data("{}".utf8), as: UTF8.self) }

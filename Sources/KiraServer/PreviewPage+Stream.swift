@@ -112,7 +112,7 @@ extension PreviewPage {
           const sorted = [...latencies].sort((a, b) => a - b);
           stat.latencyP95Ms = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
         }
-        document.getElementById('download').href = header.url;
+        document.getElementById('download').href = '.' + header.url;   // beside the page too
         document.getElementById('command').textContent = header.command;
         canvas.dataset.flip = header.flip; canvas.dataset.back = header.back;
         if (stat.mode === 'server') showStats();
@@ -120,7 +120,10 @@ extension PreviewPage {
 
       function connect() {
         reconnect = null;
-        socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/live');
+        // Beside the page, so that a proxy may serve it under a path prefix.
+        const live = new URL('live', location.href);
+        live.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+        socket = new WebSocket(live);
         socket.binaryType = 'arraybuffer';
         let chain = Promise.resolve();
         socket.onopen = () => {

@@ -207,7 +207,7 @@ try:
           "the card holds its tilt while the pointer is down")
     # The link and the command are the painted frame's.
     check(wait_for(driver, "const f = kiraPreviewStats.lastFrame; return document.getElementById('command').textContent === f.command"
-                           " && document.getElementById('download').getAttribute('href') === f.url", 5) is not None,
+                           " && document.getElementById('download').getAttribute('href') === '.' + f.url", 5) is not None,
           "the command and the download link show the frame on screen")
     driver.execute_script("document.getElementById('card').blur()")
     os.makedirs(ARTEFACTS, exist_ok=True)
@@ -276,7 +276,7 @@ try:
     after = renders(origin)
     check(after - before == 1, f"the browser mode's page makes the server render only the card's file ({after - before} renders)")
     element = driver.find_element("css selector", "#stage > kira-card")
-    check(driver.execute_script("const c = arguments[0]; return c.getAttribute('card') === '/v1/cards/sample/card.kira' && c.rendering === 'worker'"
+    check(driver.execute_script("const c = arguments[0]; return c.getAttribute('card') === './v1/cards/sample/card.kira' && c.rendering === 'worker'"
                                 " && document.querySelector('input[name=render][value=browser]').checked && document.getElementById('card').hidden"
                                 " && document.getElementById('fallback').hidden", element),
           "the element draws the card's file in a Worker, the switch says 'in your browser', the stream's canvas is hidden")

@@ -40,10 +40,11 @@ import Testing
         try await RouterClient.withClient(for: app) { client in
             let configuration = try await Self.previewConfiguration(client)
             let bundle = try #require(configuration["bundle"] as? [String: String])
-            #expect(bundle == ["module": "/web/kira-card.js", "cardFile": "/v1/cards/{id}/card.kira"])
-            let module = try await client.execute(uri: try #require(bundle["module"]), method: .get)
+            // Relative to the page, which is at the root here.
+            #expect(bundle == ["module": "./web/kira-card.js", "cardFile": "./v1/cards/{id}/card.kira"])
+            let module = try await client.execute(uri: String(try #require(bundle["module"]).dropFirst()), method: .get)
             #expect(module.status == .ok && module.headers[.contentType]?.hasPrefix("text/javascript") == true)
-            let cardFile = try #require(bundle["cardFile"]).replacing("{id}", with: "sample")
+            let cardFile = String(try #require(bundle["cardFile"]).dropFirst()).replacing("{id}", with: "sample")
             let cardFileStatus = try await client.execute(uri: cardFile, method: .get).status
             #expect(cardFileStatus == .ok)
             // The page loads the module from the configuration, not from a path of its own.
