@@ -19,6 +19,7 @@ import urllib.error
 import urllib.request
 
 import kiraserve
+from checks import check, failures, wait_for
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
@@ -27,23 +28,6 @@ if len(sys.argv) < 3:
 KIRA, WEB = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def wait_for(driver, script, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
 
 
 def free_port():

@@ -28,6 +28,7 @@ import time
 import urllib.request
 
 import kiraserve
+from checks import check, failures, wait_for
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -39,24 +40,6 @@ KIRA, WEB = sys.argv[1], sys.argv[2]
 ARTEFACTS = sys.argv[3] if len(sys.argv) > 3 else ".build/browser-artefacts"
 if not os.path.isfile(os.path.join(WEB, "kira-card.js")):
     sys.exit(f"live-preview.py: no kira-card.js in {WEB}: scripts/build-web writes the bundle")
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def wait_for(driver, script, timeout=30.0):
-    """Polls `script` (JavaScript returning a value) until it is truthy; returns it, or None."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
 
 
 def renders(origin):

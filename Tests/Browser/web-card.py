@@ -34,30 +34,13 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import staticweb  # noqa: E402
+from checks import check, failures, wait_for  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 KIRA = os.path.abspath(sys.argv[1])
 WEB = sys.argv[2] if len(sys.argv) > 2 else ".build/web"
 ARTEFACTS = sys.argv[3] if len(sys.argv) > 3 else ".build/browser-artefacts"
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        failures.append(what)
-
-
-def wait_for(driver, script, timeout=30.0):
-    """Polls `script` (JavaScript returning a value) until it is truthy; returns it, or None."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.03)
-    return None
 
 
 # (a) The poses: kira render's values in kira.js's camel case. Each is rendered, and its faces
@@ -208,6 +191,21 @@ def synthetic_card(folder):
     with open(path, "wb") as f:
         f.write(gzip.compress(header + art + mask + back + mask))
     return path
+
+
+def rendering_under(driver, name, workers):
+    """Where <kira-card> renders (the element's `rendering`) on a page `name` in the bundle's
+    folder whose Content-Security-Policy allows its own scripts, WebAssembly and `workers`."""
+    page = os.path.join(WEB, name)
+    with open(page, "w") as f:
+        f.write(f"""<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; {workers}">
+<script type="module" src="kira-card.js"></script><kira-card id="card"></kira-card>""")
+    driver.get(origin + "/" + name)
+    try:
+        return wait_for(driver, "const c = document.getElementById('card'); return c.stats && c.stats.firstPaintMs !== null && c.rendering", 60)
+    finally:
+        os.remove(page)
 
 
 server, origin = staticweb.serve(WEB)
@@ -382,28 +380,14 @@ try:
 
     # A page whose Content-Security-Policy allows no inline script or style and no eval, but
     # WebAssembly ('wasm-unsafe-eval') and a Worker of its own origin: the card renders in a Worker.
-    csp_page = os.path.join(WEB, "test-csp.html")
-    with open(csp_page, "w") as f:
-        f.write("""<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'">
-<script type="module" src="kira-card.js"></script><kira-card id="card"></kira-card>""")
-    driver.get(origin + "/test-csp.html")
-    strict = wait_for(driver, "const c = document.getElementById('card'); return c.stats && c.stats.firstPaintMs !== null && c.rendering", 60)
-    os.remove(csp_page)
+    strict = rendering_under(driver, "test-csp.html", "worker-src 'self'")
     check(strict == "worker", f"under a strict Content-Security-Policy the card paints from a Worker ({strict})")
     logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(not logs, f"no console errors under the policy ({logs})")
 
     # A policy that refuses Workers: the card renders on the main thread instead (another page:
     # the first is in the browser's cache, and a second's Last-Modified may be the same second).
-    csp_page = os.path.join(WEB, "test-csp-no-worker.html")
-    with open(csp_page, "w") as f:
-        f.write("""<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'">
-<script type="module" src="kira-card.js"></script><kira-card id="card"></kira-card>""")
-    driver.get(origin + "/test-csp-no-worker.html")
-    refused = wait_for(driver, "const c = document.getElementById('card'); return c.stats && c.stats.firstPaintMs !== null && c.rendering", 60)
-    os.remove(csp_page)
+    refused = rendering_under(driver, "test-csp-no-worker.html", "worker-src 'none'")
     check(refused == "main thread", f"where the policy refuses Workers the card paints from the main thread ({refused})")
     driver.get_log("browser")  # the policy's own report of the refused Worker
 
