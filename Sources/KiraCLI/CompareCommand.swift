@@ -180,7 +180,8 @@ struct CompareCommand: ParsableCommand {
         try FileIO.checkDistinct(inputs: [first, second], outputs: [diff, flipMap].compactMap { $0 })
         let request = self.request
         // Sizes from the headers, and the memory the comparison needs, before anything is decoded.
-        let fileA = try ComparedFile.open(first), fileB = try ComparedFile.open(second)
+        let limit = max(0, memory.budget.bytes)
+        let fileA = try ComparedFile.open(first, limit: limit), fileB = try ComparedFile.open(second, limit: limit)
         guard (fileA.width, fileA.height) == (fileB.width, fileB.height) else {
             throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(fileA.width)×\(fileA.height), \(QuotedValue.shown(second)) is \(fileB.width)×\(fileB.height)")
         }

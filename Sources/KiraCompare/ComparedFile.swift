@@ -22,11 +22,11 @@ public struct ComparedFile: Sendable {
     /// The file's bytes.
     public let bytes: [UInt8]
 
-    /// Reads the file at `path` (a stream too, up to ``/KiraFiles/FileIO``'s limit) and its
+    /// Reads the file at `path` (a stream too, up to `limit` bytes: a memory budget) and its
     /// header: its format by its first bytes, its size; nothing decoded. A file in another format
     /// is refused as a PNG would be (what it is, and how to convert it).
-    public static func open(_ path: String) throws(ImageFileError) -> ComparedFile {
-        let bytes = try FileIO.read(path)
+    public static func open(_ path: String, limit: Int = FileIO.maxReadSize) throws(ImageFileError) -> ComparedFile {
+        let bytes = try FileIO.read(path, limit: limit)
         let name = path
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             let (width, height) = try JPEGCodec.header(bytes, name: name)

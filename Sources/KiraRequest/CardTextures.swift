@@ -163,7 +163,7 @@ public struct CardTextures: Hashable, Sendable {
         let files = self.files
         let decoded = Locked([Int: Result<(image: AnyRGBAImage, note: String?), any Error>]())
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let result = Result<(image: AnyRGBAImage, note: String?), any Error> { try TextureFile.readNoted(files[i].path, role: files[i].role) }
+            let result = Result<(image: AnyRGBAImage, note: String?), any Error> { try TextureFile.readNoted(files[i].path, role: files[i].role, budget: budget) }
             decoded.withLock { $0[i] = result }
         }
         let images = decoded.withLock { $0 }

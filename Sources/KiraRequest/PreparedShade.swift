@@ -34,7 +34,7 @@ extension ShadeRequest {
         let format = try format(ofFile: path)
         try FileIO.checkDistinct(inputs: paths, outputs: [path])
         try budget.checkDecoding(paths)
-        let input = try face()
+        let input = try face(budget: budget)
         try checkMemory(for: input.face, budget: budget)
         try output.checkScaling(width: input.face.art.width, height: input.face.art.height)
         let notes = [input.assumption, outputNote(for: format, face: input.face)].compactMap { $0 }

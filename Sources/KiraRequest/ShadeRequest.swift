@@ -81,12 +81,12 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
         return input
     }
 
-    /// The face, its files read by ``TextureFile/read(_:role:)``; art converted to sRGB is said in
-    /// its assumption.
-    public func face() throws -> FaceInput {
+    /// The face, its files read by ``TextureFile/read(_:role:)`` (a stream within `budget`, when
+    /// one is given); art converted to sRGB is said in its assumption.
+    public func face(budget: MemoryBudget? = nil) throws -> FaceInput {
         var note: String?
         var input = try face { path, role in
-            let file = try TextureFile.readNoted(path, role: role)
+            let file = try TextureFile.readNoted(path, role: role, budget: budget)
             if role == .color { note = file.note }
             return file.image
         }

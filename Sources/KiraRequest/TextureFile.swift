@@ -27,8 +27,22 @@ public enum TextureFile {
 
     /// ``read(_:role:)``, and what was done to the colours when it was not nothing: "art.png:
     /// converted to sRGB from its ICC profile "Adobe RGB (1998)"".
-    public static func readNoted(_ path: String, role: TextureRole) throws(ImageFileError) -> (image: AnyRGBAImage, note: String?) {
-        try decodeNoted(try FileIO.read(path), name: path, role: role)
+    ///
+    /// With a `budget`, a stream (standard input, a pipe), whose size no header gave before it was
+    /// read, is read up to the budget and no further, and its decoded size, from the header it
+    /// then has, is checked against the budget before it is decoded.
+    public static func readNoted(_ path: String, role: TextureRole, budget: MemoryBudget? = nil) throws(ImageFileError)
+        -> (image: AnyRGBAImage, note: String?)
+    {
+        let bytes = try FileIO.read(path, limit: budget.map { max(0, $0.bytes) } ?? FileIO.maxReadSize)
+        if let budget, let header = PNGHeader(bytes: bytes) {
+            let needed = MemoryBudget.sum(bytes.count, header.decodedBytes)
+            guard budget.fits(needed) else {
+                throw ImageFileError(path: path, reason: "a \(header.width)×\(header.height) image needs about \(MemoryBudget.describe(needed)) "
+                                     + "to decode, over the memory budget of \(budget.described); give a smaller image or raise --max-memory")
+            }
+        }
+        return try decodeNoted(bytes, name: path, role: role)
     }
 
     /// ``decode(_:name:role:)``, and what was done to the colours when it was not nothing.

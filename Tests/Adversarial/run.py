@@ -556,6 +556,19 @@ def batch_cases(rnd, kira, work, results):
     status, out, err, _, peak = run_measured(f"yes 'out/c.png,60x80' | '{kira}' batch - --state st", d, shell=True, timeout=60)
     rnd.check("batch", "an endless standard input: refused at 64 MiB", status == 2 and one_line(err) and b"64 MiB" in err and peak <= 128 * 1024,
               f"{status} peak {peak / 1024:.0f} MiB {err[:200]!r}")
+    # Art from a stream: read up to the memory budget and no further, and a header over the budget
+    # refused before the image is decoded.
+    big = os.path.join(d, "big.png")
+    write_png(big, 8192, 8192)
+    for command in ("render --art - -o s.png", "shade --art - -o s.png", "compare - big.png"):
+        status, _, err, seconds, peak = run_measured(f"cat /dev/zero | '{kira}' {command} --max-memory 64M", d, shell=True, timeout=60)
+        rnd.check("batch", f"{command.split()[0]}: an endless stream as input is refused at the budget (64M)",
+                  status == 2 and one_line(err, f"kira {command.split()[0]}: ") and b"memory budget" in err and peak <= 160 * 1024 and seconds < 10,
+                  f"exit {status} after {seconds:.1f} s, peak {peak / 1024:.0f} MiB: {err[:200]!r}")
+    status, _, err, seconds, peak = run_measured([kira, "render", "--art", "-", "--max-memory", "64M", "-o", "t.png"], d, stdin_path=big)
+    rnd.check("batch", "render: a streamed art whose header is over the budget is refused before decoding",
+              status == 2 and one_line(err, "kira render: ") and b"to decode, over the memory budget" in err and peak <= 128 * 1024,
+              f"exit {status} after {seconds:.1f} s, peak {peak / 1024:.0f} MiB: {err[:200]!r}")
     # Malformed manifests: one line, exit 2, nothing rendered.
     malformed = {"empty.csv": b"", "junk.csv": random.Random(3).randbytes(4000), "nul.csv": b"output\nout/\x00a.png\n",
                  "latin1.csv": b"output\nout/\xe9.png\n", "quote.csv": b'output,art\n"out/a.png,x\n', "width.csv": b"output,art\na.png\n",
