@@ -60,6 +60,14 @@ export class Kira {
         return kira;
     }
 
+    /// The options of `call` ('shade' or 'render') checked against kira render's table and
+    /// filled in with its defaults, without the module (a page can check a value before it
+    /// reaches a Worker): throws a KiraError that says what is valid.
+    static check(call, options = {}) {
+        if (call !== 'shade' && call !== 'render') throw new KiraError(`Kira.check: call must be 'shade' or 'render', not ${JSON.stringify(call)}`);
+        return values(call, options, call === 'shade' ? shadeNames : renderNames);
+    }
+
     /// Uses the card of a card file (what `kira card` writes, or `kira serve` at
     /// /v1/cards/NAME/card.kira): a URL, a Response, or the file's bytes (gzip-compressed, as
     /// written, or not).

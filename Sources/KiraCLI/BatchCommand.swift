@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Kira
+import KiraFiles
 import KiraCatalogue
 import KiraTextureCache
 
@@ -15,7 +16,7 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Render a card catalogue: one frame per manifest row, resumable, sharded across processes or machines.",
         discussion: """
-            The manifest is CSV with a header (.csv) or JSON Lines (.jsonl). Columns: output (required), \
+            The manifest is CSV with a header (.csv) or JSON Lines (.jsonl), at most 64 MiB. Columns: output (required), \
             \(RenderRequest.parameters.map(\.name).joined(separator: ", ")): each is the kira render option of the \
             same name, with its default when absent or empty (docs/parameters.md); paths are taken from the manifest's folder. \
             Each output is byte-identical to kira render with the same values. \
@@ -29,7 +30,7 @@ struct BatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The catalogue: a .csv file with a header, or .jsonl.", valueName: "manifest"))
+    @Argument(help: ArgumentHelp("The catalogue: a .csv file with a header, or .jsonl; - or a pipe (<(generate), with --state) is read as either.", valueName: "manifest"))
     var manifest: String
 
     // `.unconditional`: `--shard -1/2` is a (bad) value to explain, not a missing one.
@@ -70,9 +71,13 @@ struct BatchCommand: ParsableCommand {
             throw InputError(error.description)
         }
         if let (row, first) = catalogue.duplicateOutputs(column: CataloguePlan.outputColumn).first {
-            throw InputError("\(manifest): rows \(first) and \(row.number) both write \(row.values[CataloguePlan.outputColumn] ?? "")")
+            throw InputError("\(QuotedValue.shown(manifest)): rows \(first) and \(row.number) both write \(QuotedValue.shown(row.values[CataloguePlan.outputColumn] ?? ""))")
         }
 
+        // Standard input or a pipe has no folder of its own to keep the records beside.
+        if catalogue.isUnnamedStream, state == nil {
+            throw InputError("\(QuotedValue.shown(FileIO.displayName(manifest))): a manifest read from a stream keeps its records where --state DIR says: give one")
+        }
         let store = RecordStore(directory: state ?? RecordStore.defaultDirectory(forManifest: manifest))
         do {
             try store.prepare()
@@ -88,7 +93,7 @@ struct BatchCommand: ParsableCommand {
         func fail(_ row: Int, _ output: String?, _ reason: String) {
             summary.failures.append(.init(row: row, output: output, reason: reason))
             if progress.enabled { writeToStandardError("\r\u{1B}[2K") }
-            writeToStandardError("kira batch: row \(row)\(output.map { " (\($0))" } ?? ""): \(reason)\n")
+            writeToStandardError("kira batch: row \(row)\(output.map { " (\(QuotedValue.shown($0)))" } ?? ""): \(reason)\n")
         }
 
         let cache = TextureCache()

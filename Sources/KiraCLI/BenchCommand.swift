@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Kira
+import KiraFiles
 import KiraBench
 import KiraPNG
 
@@ -51,7 +52,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Flag(help: "No plan, estimate or progress lines (they show only when stderr is a terminal; the estimate comes from timing one frame of each path first).")
+    @Flag(help: "No plan, estimate or progress lines (the estimate comes from timing one frame of each path first; progress is a bar on a terminal, a line every 10 s otherwise).")
     var quiet = false
 
     @OptionGroup var memory: MemoryOptions
@@ -62,10 +63,10 @@ struct BenchCommand: ParsableCommand {
         if let threads { try Check.integer(threads, "--threads", in: 1...1024, example: 4) }
         if (art == nil) != (mask == nil) { throw ValidationError("give --art and --mask together") }
         for path in paths where !Bench.pathNames.contains(path) {
-            throw ValidationError("unknown path '\(path)' (one of \(Bench.pathNames.joined(separator: ", ")))")
+            throw ValidationError("unknown path \(QuotedValue.quoted(path, mark: "'")) (one of \(Bench.pathNames.joined(separator: ", ")))")
         }
         for name in foil where name != "all" && Foil(named: name) == nil {
-            throw ValidationError("unknown foil '\(name)' (one of \(FoilRegistry.names.joined(separator: ", ")), or all)")
+            throw ValidationError("unknown foil \(QuotedValue.quoted(name, mark: "'")) (one of \(FoilRegistry.names.joined(separator: ", ")), or all)")
         }
     }
 
@@ -86,13 +87,14 @@ struct BenchCommand: ParsableCommand {
         var bench = Bench(art: artImage, mask: maskImage, frames: frames, repeats: repeats, only: Set(paths), foils: foils,
                           build: BuildInfo.summary)
         try bench.fit(in: memory.budget)
-        // Minutes at large sizes: on a terminal, the plan and its estimate first, then a line per
-        // path with its progress.
+        // Minutes at large sizes: the plan and its estimate first, then each path's progress (a
+        // bar on a terminal, lines into a log).
         let progress = BenchProgress()
-        if !quiet, isatty(2) != 0 {
-            writeToStandardError("kira bench: timing one frame of each path for an estimate…")
+        if !quiet {
+            let terminal = isatty(2) != 0
+            writeToStandardError("kira bench: timing one frame of each path for an estimate…" + (terminal ? "" : "\n"))
             let plan = try bench.plan(maxThreads: maxThreads)
-            writeToStandardError("\r\u{1B}[K" + plan.summary + "\n")
+            writeToStandardError((terminal ? "\r\u{1B}[K" : "") + plan.summary + "\n")
             bench.onStart = { name, threads, frames in progress.start("kira bench: \(name), \(threads) thread\(threads == 1 ? "" : "s")…", frames: frames) }
             bench.onFrame = { progress.update($0) }
         }

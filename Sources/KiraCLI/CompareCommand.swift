@@ -83,10 +83,10 @@ struct CompareCommand: ParsableCommand {
         if let maxError { try Check.number(maxError, "--max-error", in: 0...255, example: 2) }
         try Check.number(threshold, "--threshold", in: 0...255, example: 8)
         if let metric, !["standard", "flip", "all"].contains(metric) {
-            throw ValidationError("--metric must be standard, flip or all, not \"\(metric)\"")
+            throw ValidationError("--metric must be standard, flip or all, not \(QuotedValue.quoted(metric))")
         }
         if let flipBackground, FLIPBackground(rawValue: flipBackground) == nil {
-            throw ValidationError("--flip-background must be black or white, not \"\(flipBackground)\"")
+            throw ValidationError("--flip-background must be black or white, not \(QuotedValue.quoted(flipBackground))")
         }
         if !computesFLIP, let option = flipOptions.first {
             throw ValidationError("\(option) applies to ꟻLIP: add --metric flip (or all)")
@@ -150,8 +150,13 @@ struct CompareCommand: ParsableCommand {
         try FileIO.checkDistinct(inputs: [first, second], outputs: [diff, flipMap].compactMap { $0 })
         // From the headers, before anything is decoded (files that are streams: after).
         if let (a, aBytes) = try PNGHeader.read(first), let (b, bBytes) = try PNGHeader.read(second) {
+            // A header may claim 2³²−1 pixels a side: refused as decoding would, before any estimate.
+            for (header, path) in [(a, first), (b, second)] where max(header.width, header.height) > PNGCodec.Limits.standard.maxSide {
+                throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height), over the limit of "
+                                     + "\(PNGCodec.Limits.standard.maxSide) pixels a side")
+            }
             guard (a.width, a.height) == (b.width, b.height) else {
-                throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
+                throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.width)×\(a.height), \(QuotedValue.shown(second)) is \(b.width)×\(b.height)")
             }
             try memory.budget.check(aBytes + bBytes + peak(a.width, a.height, decoded: a.decodedBytes + b.decodedBytes,
                                                     mixedDepths: (a.bitDepth == 16) != (b.bitDepth == 16)),
@@ -167,7 +172,7 @@ struct CompareCommand: ParsableCommand {
         let fileA = try files[0]!.get(), fileB = try files[1]!.get()
         let a = fileA.image, b = fileB.image
         guard ImageComparison.sizesMatch(a, b) else {
-            throw InputError("sizes differ: \(first) is \(a.width)×\(a.height), \(second) is \(b.width)×\(b.height)")
+            throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.width)×\(a.height), \(QuotedValue.shown(second)) is \(b.width)×\(b.height)")
         }
         try memory.budget.check(peak(a.width, a.height, decoded: a.byteCount + b.byteCount, mixedDepths: a.bitDepth != b.bitDepth),
                          for: "comparing \(a.width)×\(a.height) images", hint: "compare smaller images (or crops of them)")

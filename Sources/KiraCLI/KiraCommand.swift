@@ -46,7 +46,8 @@ struct KiraCommand: ParsableCommand {
             command = try parseAsRoot(arguments)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
-            fail(Suggestion.pruned(message(for: error)), command: subcommandName(arguments))
+            // argument-parser quotes the user's value whole ('…'): a long one is elided.
+            fail(QuotedValue.elidingQuotedSpans(in: Suggestion.pruned(message(for: error))), command: subcommandName(arguments))
         }
         // Parsing writes no file, so the handlers can wait until the command is known.
         if !(command is HandlesTerminationSignals) { TerminationCleanup.installSignalHandlers() }
@@ -88,9 +89,9 @@ struct KiraCommand: ParsableCommand {
         }
         if commandNames.contains(name) || (name == "help" && arguments.first == "help") { return nil }
         if let meant = Suggestion.closest(to: name, among: commandNames) {
-            return "unknown command '\(name)'; did you mean '\(meant)'?"
+            return "unknown command \(QuotedValue.quoted(name, mark: "'")); did you mean '\(meant)'?"
         }
-        return "unknown command '\(name)'; the commands are \(commandNames.joined(separator: ", "))"
+        return "unknown command \(QuotedValue.quoted(name, mark: "'")); the commands are \(commandNames.joined(separator: ", "))"
     }
 
     private static func subcommandName(_ arguments: [String]) -> String? {

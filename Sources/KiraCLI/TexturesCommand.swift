@@ -31,7 +31,7 @@ struct TexturesCommand: ParsableCommand {
             try FileIO.makeDirectory(outputDirectory)
         }
         guard FileIO.isDirectory(outputDirectory) else {
-            throw InputError("\(outputDirectory): no such directory")
+            throw InputError("\(QuotedValue.shown(outputDirectory)): no such directory")
         }
         let (w, h) = (size.width, size.height)
         try PNGCodec.write(SampleCard.front(width: w, height: h), to: "\(outputDirectory)/front.png")

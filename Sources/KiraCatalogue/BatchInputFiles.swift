@@ -28,6 +28,6 @@ package struct BatchInputFiles {
     /// What `output` would overwrite ("the manifest m.csv", "a.png, a texture of row 3"), if anything.
     package func overwritten(by output: String) -> String? {
         guard let identity = FileIdentity(output), let file = files[identity] else { return nil }
-        return file.row.map { "\(file.path), a texture of row \($0)" } ?? "the manifest \(file.path)"
+        return file.row.map { "\(QuotedValue.shown(file.path)), a texture of row \($0)" } ?? "the manifest \(QuotedValue.shown(file.path))"
     }
 }

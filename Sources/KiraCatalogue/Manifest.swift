@@ -34,29 +34,39 @@ public struct Manifest: Sendable {
     public var format: Format
     public var rows: [ManifestRow]
 
-    /// Manifests larger than this are refused before they are read (64 MiB: about half a million rows).
+    /// Whether the manifest came from standard input or a stream without a manifest's name
+    /// (`/dev/fd/63`): it has no folder of its own to keep records beside.
+    public var isUnnamedStream: Bool { Self.format(ofPath: path) == nil }
+
+    /// The most a manifest may hold (64 MiB: about half a million rows). A larger file is refused
+    /// before it is read; a stream (a pipe, `<(generate)`, a link to `/dev/zero`) is read up to
+    /// this and no further.
     public static let maxSize = 64 << 20
 
     /// Reads and checks the manifest at `path`. `columns` are the column names allowed; `required`
     /// must be among them and set in the header (CSV) or in some row (JSON Lines).
+    ///
+    /// The format is the name's: `.csv` or `.jsonl`. Standard input (`-`) or a stream named
+    /// otherwise (`kira batch <(generate)` reads `/dev/fd/63`), which cannot be renamed, is JSON
+    /// Lines when its first character other than white space is `{`, else CSV; its paths are taken
+    /// from the current folder (``isUnnamedStream``).
     public static func read(_ path: String, columns: Set<String>, required: String) throws(ManifestError) -> Manifest {
-        guard let format = format(ofPath: path) else {
+        let named = format(ofPath: path)
+        guard named != nil || path == FileIO.standardStream || FileIO.isStream(path) else {
             throw ManifestError(path: path, reason: "not a manifest: the name must end in .csv or .jsonl")
         }
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try FileIO.read(path, limit: maxSize, limitName: "the most a manifest may hold (about half a million rows): split it")
         } catch {
-            throw ManifestError(path: path, reason: error.reason)
-        }
-        guard bytes.count <= maxSize else {
-            throw ManifestError(path: path, reason: "larger than \(maxSize >> 20) MiB")
+            throw ManifestError(path: FileIO.displayName(path), reason: error.reason)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ManifestError(path: path, reason: "not UTF-8 text")
+            throw ManifestError(path: FileIO.displayName(path), reason: "not UTF-8 text")
         }
-        let rows = try parse(text, format: format, name: path, columns: columns, required: required)
-        return Manifest(path: path, directory: FileIO.parentDirectory(of: path), format: format, rows: rows)
+        let format = named ?? (text.first { !$0.isWhitespace && $0 != "\u{FEFF}" } == "{" ? .jsonLines : .csv)
+        let rows = try parse(text, format: format, name: FileIO.displayName(path), columns: columns, required: required)
+        return Manifest(path: path, directory: named == nil ? "." : FileIO.parentDirectory(of: path), format: format, rows: rows)
     }
 
     public static func format(ofPath path: String) -> Format? {
@@ -175,11 +185,11 @@ enum CSVManifest {
         var seen: Set<String> = []
         for column in header {
             guard columns.contains(column) else {
-                let shown = column.isEmpty ? "an empty column name" : "unknown column \"\(column)\""
+                let shown = column.isEmpty ? "an empty column name" : "unknown column \(QuotedValue.quoted(column))"
                 throw ManifestError(path: name, reason: "\(shown) in the header (columns: \(columns.sorted().joined(separator: ", ")))")
             }
             guard seen.insert(column).inserted else {
-                throw ManifestError(path: name, reason: "column \"\(column)\" appears twice in the header")
+                throw ManifestError(path: name, reason: "column \(QuotedValue.quoted(column)) appears twice in the header")
             }
         }
         guard seen.contains(required) else {
@@ -223,13 +233,13 @@ enum JSONLinesManifest {
                 guard columns.contains(key) else {
                     throw ManifestError(
                         path: name,
-                        reason: "line \(index + 1): unknown field \"\(key)\" (fields: \(columns.sorted().joined(separator: ", ")))")
+                        reason: "line \(index + 1): unknown field \(QuotedValue.quoted(key)) (fields: \(columns.sorted().joined(separator: ", ")))")
                 }
                 switch value {
                 case .text(let text): if !text.isEmpty { values[key] = text }
                 case .absent: break
                 case .unsupported:
-                    throw ManifestError(path: name, reason: "line \(index + 1): \"\(key)\" must be a string, number or boolean")
+                    throw ManifestError(path: name, reason: "line \(index + 1): \(QuotedValue.quoted(key)) must be a string, number or boolean")
                 }
             }
             rows.append(ManifestRow(number: rows.count + 1, values: values))

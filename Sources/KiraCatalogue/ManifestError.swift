@@ -1,3 +1,5 @@
+import KiraFiles
+
 /// Why a manifest cannot be used at all: the whole batch stops before anything is rendered
 /// (`kira batch` exits with status 2).
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -11,5 +13,5 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(QuotedValue.shown(path)): \(reason)" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KiraFiles
 import KiraRequest
 
 /// One of N slices of a catalogue, as `--shard K/N` names it: K counts from 0, so the scheduler's
@@ -33,7 +34,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2,
               let k = Int(parts[0].trimmingCharacters(in: .whitespaces)),
               let n = Int(parts[1].trimmingCharacters(in: .whitespaces)) else {
-            throw RequestError(parameter: "shard", reason: "must be K/N, two whole numbers with 0 ≤ K < N, e.g. 3/16, not \"\(text)\"")
+            throw RequestError(parameter: "shard", reason: "must be K/N, two whole numbers with 0 ≤ K < N, e.g. 3/16, not \(QuotedValue.quoted(text))")
         }
         guard (1...Self.maxCount).contains(n) else {
             throw RequestError(parameter: "shard", reason: "\(k)/\(n): N must be 1…\(Self.maxCount), e.g. 0/16")

@@ -59,7 +59,7 @@ package final class AtomicOutputFile {
             return
         }
         if !inputs.isEmpty, let identity = FileIdentity(path), let input = inputs.first(where: { FileIdentity($0) == identity }) {
-            throw ImageFileError(path: path, reason: "the output would overwrite the input \(input)")
+            throw ImageFileError(path: path, reason: "the output would overwrite the input \(QuotedValue.shown(input))")
         }
         var resolved = path
         var status = stat()
@@ -117,7 +117,7 @@ package final class AtomicOutputFile {
         if fd < 0 {
             let code = errno
             guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
-                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(code))")
+                throw ImageFileError(path: path, reason: "cannot create a file in \(QuotedValue.shown(directory)): \(FileIO.errorText(code))")
             }
             // As mkstemp, but the name is remembered for removal on a signal before the file
             // exists under it (`kira_cleanup_begin_create`).
@@ -139,7 +139,7 @@ package final class AtomicOutputFile {
             }
             kira_cleanup_end_create()
             guard let created else {
-                throw ImageFileError(path: path, reason: "cannot create a file in \(directory): \(FileIO.errorText(failure))")
+                throw ImageFileError(path: path, reason: "cannot create a file in \(QuotedValue.shown(directory)): \(FileIO.errorText(failure))")
             }
             temporary = created
             // Created readable by its owner only, as mkstemp does; give it the usual mode.

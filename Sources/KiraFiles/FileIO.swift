@@ -14,7 +14,7 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 /// Whole-file reads and atomic whole-file writes, on the C library directly.
 ///
 /// Paths are byte strings carried in `String`s as ``PathBytes`` describes: a name that is not
-/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:limit:)``) or
+/// UTF-8 reaches the system as the bytes given. The path `-` is standard input (``read(_:limit:limitName:)``) or
 /// standard output (``writeAtomically(_:to:rule:inputs:)``), as Unix tools have it.
 public enum FileIO {
     /// Files larger than this are refused before they are read (1 GiB).
@@ -27,10 +27,16 @@ public enum FileIO {
     /// device read to its end (`-` is standard input). A FIFO with no writer blocks until one
     /// opens it, as for any reader of a pipe.
     ///
+    /// - Parameters:
+    ///   - path: the file, or `-` for standard input.
+    ///   - limit: the most bytes read (at most ``maxReadSize``): a regular file over it is refused
+    ///     before it is read, a stream once it has given one byte more, and never read further.
+    ///   - limitName: what the limit is, for the message (`the most a manifest may hold`); by
+    ///     default the memory budget's share.
     /// - Throws: ``ImageFileError`` for a missing file, a directory, a block device, or more than
-    ///   `limit` bytes (at most ``maxReadSize``), refused before they are read.
-    public static func read(_ path: String, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
-        let limit = min(limit, maxReadSize)
+    ///   `limit` bytes.
+    public static func read(_ path: String, limit: Int = maxReadSize, limitName: String? = nil) throws(ImageFileError) -> [UInt8] {
+        let limit = max(0, min(limit, maxReadSize))
         let name = displayName(path)
         let fd = path == standardStream
             ? dup(0) : PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
@@ -43,12 +49,29 @@ public enum FileIO {
         case S_IFBLK: throw ImageFileError(path: name, reason: "is a block device, not a file")
         case S_IFREG:
             let expected = Int(status.st_size)
-            guard expected <= limit else { throw tooLarge(name, limit: limit) }
+            guard expected <= limit else { throw tooLarge(name, limit: limit, limitName: limitName) }
             return try readAll(fd, name: name, expected: expected, limit: limit)
         default:
             // A stream: its size is unknown until its end.
-            return try readAll(fd, name: name, expected: nil, limit: limit)
+            return try readStream(fd, name: name, limit: limit, limitName: limitName)
         }
+    }
+
+    /// Reads `path` whole if it is a regular file (a link to one is one) of at most `limit`
+    /// bytes, and refuses anything else at once: a FIFO is opened without waiting for a writer,
+    /// a device is never read. For files read as files, such as a catalogue's textures, which
+    /// a planted FIFO or a link to `/dev/zero` must neither hang nor fill memory.
+    ///
+    /// - Throws: ``ImageFileError`` for a missing or unreadable file, a directory, a device, FIFO
+    ///   or socket, or a file over `limit` bytes.
+    package static func readRegular(_ path: String, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
+        let limit = max(0, min(limit, maxReadSize))
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        guard fd >= 0 else { throw systemError(path) }
+        defer { close(fd) }
+        let expected = try regularSize(fd, path: path)
+        guard expected <= limit else { throw tooLarge(path, limit: limit, limitName: nil) }
+        return try readAll(fd, name: path, expected: expected, limit: limit)
     }
 
     /// The bytes of `path` if it is a regular file of at most `limit` bytes, else nil (missing,
@@ -77,27 +100,26 @@ public enum FileIO {
         let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard fd >= 0 else { throw systemError(path) }
         defer { close(fd) }
+        _ = try regularSize(fd, path: path)
+    }
+
+    /// The size of the regular file open as `fd`; refuses a directory, a device, FIFO or socket.
+    private static func regularSize(_ fd: Int32, path: String) throws(ImageFileError) -> Int {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw systemError(path) }
         switch status.st_mode & S_IFMT {
-        case S_IFREG: return
+        case S_IFREG: return Int(status.st_size)
         case S_IFDIR: throw ImageFileError(path: path, reason: "is a directory, not a file")
         default: throw ImageFileError(path: path, reason: "is a device, FIFO or socket, not a regular file")
         }
     }
 
-    /// Reads `fd` to its end: `expected` bytes of a regular file (fewer if it shrinks), or a
-    /// stream in growing steps, refused beyond `limit`.
-    private static func readAll(_ fd: Int32, name: String, expected: Int?, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: expected ?? min(64 << 10, limit + 1))
+    /// Reads `fd`, a regular file of `expected` bytes, to its end (fewer if it shrinks while
+    /// read, at most `limit`).
+    private static func readAll(_ fd: Int32, name: String, expected: Int, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: min(expected, limit))
         var count = 0
-        while true {
-            if count == bytes.count {
-                if expected != nil { break }
-                guard bytes.count <= limit else { throw tooLarge(name, limit: limit) }
-                let grown = min(2 * bytes.count, limit + 1)  // one byte over tells "too large"
-                bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
-            }
+        while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { buffer in
                 readBytes(fd, buffer.baseAddress! + count, buffer.count - count)
             }
@@ -105,16 +127,67 @@ public enum FileIO {
                 if errno == EINTR { continue }
                 throw systemError(name)
             }
-            if n == 0 { break }  // the end (or a file that shrank while being read)
+            if n == 0 { break }  // a file that shrank while being read
             count += n
         }
         bytes.removeSubrange(count...)
         return bytes
     }
 
-    private static func tooLarge(_ name: String, limit: Int) -> ImageFileError {
-        ImageFileError(path: name, reason: limit == maxReadSize ? "file is larger than \(maxReadSize >> 20) MiB"
+    /// The bytes a stream is read in: each piece is filled before the next is allocated.
+    static let streamPiece = 1 << 20
+
+    /// Reads the stream `fd` to its end in pieces of ``streamPiece`` bytes, and stops once it has
+    /// given one byte more than `limit`, never reading further: what is read is kept as it came,
+    /// and joined once, at the stream's end.
+    private static func readStream(_ fd: Int32, name: String, limit: Int, limitName: String?) throws(ImageFileError) -> [UInt8] {
+        var pieces: [[UInt8]] = []
+        var total = 0
+        while true {
+            // One byte over tells "too large".
+            var piece = [UInt8](repeating: 0, count: min(streamPiece, limit + 1 - total))
+            var count = 0
+            while count < piece.count {
+                let n = piece.withUnsafeMutableBytes { buffer in
+                    readBytes(fd, buffer.baseAddress! + count, buffer.count - count)
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw systemError(name)
+                }
+                if n == 0 { break }
+                count += n
+            }
+            total += count
+            guard total <= limit else { throw tooLarge(name, limit: limit, limitName: limitName) }
+            piece.removeSubrange(count...)
+            if !piece.isEmpty { pieces.append(piece) }
+            if count < streamPiece { break }  // the end
+        }
+        guard pieces.count > 1 else { return pieces.first ?? [] }
+        // Joined piece by piece, each freed once copied: the stream's bytes once, and a piece.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(total)
+        for index in pieces.indices {
+            bytes.append(contentsOf: pieces[index])
+            pieces[index] = []
+        }
+        return bytes
+    }
+
+    private static func tooLarge(_ name: String, limit: Int, limitName: String?) -> ImageFileError {
+        if let limitName { return ImageFileError(path: name, reason: "larger than \(MemoryBudget.describe(limit)), \(limitName)") }
+        return ImageFileError(path: name, reason: limit == maxReadSize ? "file is larger than \(maxReadSize >> 20) MiB"
             : "file is larger than the \(MemoryBudget.describe(limit)) the memory budget leaves for it; raise --max-memory")
+    }
+
+    /// Whether `path` names a stream: a FIFO, a pipe, a socket or a character device (through
+    /// links), whose bytes are known only once read.
+    package static func isStream(_ path: String) -> Bool {
+        var status = stat()
+        guard PathBytes.withCString(path, { stat($0, &status) }) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK
     }
 
     /// Whether `path` names an existing directory.

@@ -74,8 +74,8 @@ extension FileIO {
             if let earlier = seen[identity] {
                 throw ImageFileError(
                     path: output,
-                    reason: earlier.isInput ? "the output would overwrite the input \(earlier.path)"
-                        : "the same file as the output \(earlier.path)")
+                    reason: earlier.isInput ? "the output would overwrite the input \(QuotedValue.shown(earlier.path))"
+                        : "the same file as the output \(QuotedValue.shown(earlier.path))")
             }
             seen[identity] = (output, false)
         }

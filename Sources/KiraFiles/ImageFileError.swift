@@ -1,6 +1,7 @@
 /// A file that could not be read, decoded, encoded or written, with the reason.
 ///
-/// The description is one line, `path: reason`, fit for a command-line error message.
+/// The description is one line, `path: reason`, fit for a command-line error message; a path of
+/// more than 200 bytes is elided there, followed by its length.
 public struct ImageFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file concerned (or a name for in-memory data).
     public var path: String
@@ -12,5 +13,5 @@ public struct ImageFileError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(QuotedValue.shown(path)): \(reason)" }
 }

@@ -112,7 +112,7 @@ public final class AnimationJob {
         if let text = request.cropNote(for: scenes) { closing.append(Note(kind: .crop, text: text)) }
         for path in outputs.videos {
             if let text = VideoFormat(path: path)?.note(framesPerSecond: request.framesPerSecond, transparent: background == .transparent) {
-                closing.append(Note(kind: .video, text: "\(path): \(text)"))
+                closing.append(Note(kind: .video, text: "\(QuotedValue.shown(path)): \(text)"))
             }
         }
         if outputs.directory == nil, let directory {

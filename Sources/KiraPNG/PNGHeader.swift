@@ -54,7 +54,8 @@ public struct PNGHeader: Sendable, Equatable {
     public static func decodingBytes(_ paths: [String]) throws(ImageFileError) -> Int {
         var total = 0
         for path in Set(paths) {
-            if let (header, fileBytes) = try read(path) { total += fileBytes + header.decodedBytes }
+            // Saturating: a header may claim 2³²−1 pixels a side.
+            if let (header, fileBytes) = try read(path) { total = MemoryBudget.sum(total, MemoryBudget.sum(fileBytes, header.decodedBytes)) }
         }
         return total
     }

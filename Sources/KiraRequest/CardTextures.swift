@@ -1,6 +1,7 @@
 import Dispatch
 import KiraFiles
 import KiraImage
+import KiraPNG
 import KiraRender
 import KiraSamples
 
@@ -89,6 +90,59 @@ public struct CardTextures: Hashable, Sendable {
             BuiltInCard.back
         }
         return LoadedCard(front: front, back: backFace)
+    }
+
+    /// An upper bound of the bytes loading the card takes (``load(read:)``), from the files' PNG
+    /// headers alone, nothing decoded: each file's bytes and decoded image, read in its roles,
+    /// and each image made from them — a mask from an art's alpha, a plain back in the art's
+    /// mean colour, an 8-bit copy of a 16-bit art to make either, a mask or foil map multiplied
+    /// by its alpha and upscaled to its art. A file in `counted` (by device and inode) is not
+    /// counted again, as a texture cache decodes it once; the card's files are added to it. A
+    /// stream, or a file that is not a PNG, counts nothing here: it is refused or bounded as it
+    /// is read. Never traps: a header may claim 2³²−1 pixels a side (the sum saturates).
+    ///
+    /// - Parameter counted: the files already counted, by ``/KiraFiles/FileIdentity`` (or path).
+    /// - Throws: ``/KiraFiles/ImageFileError`` for a file that cannot be opened.
+    public func estimatedBytes(counted: inout Set<String>) throws(ImageFileError) -> Int {
+        var headers: [String: PNGHeader] = [:]
+        var total = 0
+        for (path, _) in files {
+            guard let (header, fileBytes) = try PNGHeader.read(path) else { continue }
+            headers[path] = header
+            let key = FileIdentity(path).map { "\($0)" } ?? "path:" + path
+            // A file read in two roles (art and mask) is decoded twice: counted once per role here.
+            let first = counted.insert(key).inserted || files.filter { $0.path == path }.count > 1
+            if first { total = MemoryBudget.sum(total, MemoryBudget.sum(fileBytes, header.decodedBytes)) }
+        }
+        func rgba8(_ header: PNGHeader) -> Int {
+            MemoryBudget.imageBytes(width: header.width, height: header.height, channelBytes: 1)
+        }
+        /// A face's derived images: the mask made from the art's alpha, or the given map fitted
+        /// (a copy multiplied by its alpha, and one upscaled to the art when smaller).
+        func fitted(_ map: String?, art: PNGHeader?) -> Int {
+            guard let map else {
+                guard let art else { return 0 }
+                // The art's alpha as a mask, through an 8-bit copy of a 16-bit art.
+                return MemoryBudget.sum(rgba8(art), art.bitDepth == 16 ? rgba8(art) : 0)
+            }
+            guard let header = headers[map] else { return 0 }
+            let channelBytes = header.bitDepth == 16 ? 2 : 1
+            let upscaled = art.map { art in
+                header.width < art.width ? MemoryBudget.imageBytes(width: art.width, height: art.height, channelBytes: channelBytes) : 0
+            } ?? 0
+            return MemoryBudget.sum(header.decodedBytes, upscaled)
+        }
+        let artHeader = art.flatMap { headers[$0] }
+        total = MemoryBudget.sum(total, fitted(mask, art: artHeader))
+        if let foilMap { total = MemoryBudget.sum(total, fitted(foilMap, art: artHeader)) }
+        if back == nil, let artHeader {
+            // A plain back of the art's size, through an 8-bit copy of a 16-bit art; its mask.
+            total = MemoryBudget.sum(total, MemoryBudget.sum(rgba8(artHeader), artHeader.bitDepth == 16 ? rgba8(artHeader) : 0))
+            if let backMask { total = MemoryBudget.sum(total, fitted(backMask, art: artHeader)) }
+        } else if back != nil {
+            total = MemoryBudget.sum(total, fitted(backMask, art: back.flatMap { headers[$0] }))
+        }
+        return total
     }
 
     /// ``load(read:)`` from the files (``TextureFile/read(_:role:)``), decoded all at once: a

@@ -128,7 +128,7 @@ extension OutputSettings {
     public static func format(ofFile path: String, parameter: String) throws(RequestError) -> StillFormat {
         guard !path.isEmpty, !path.hasSuffix("/") else { throw RequestError(parameter: parameter, reason: "must name a file") }
         guard let format = StillFormat(fileName: path) else {
-            throw RequestError(parameter: parameter, reason: "\(path): Kira writes .png, .webp and .jpg (or .jpeg) files; name it one of those")
+            throw RequestError(parameter: parameter, reason: "\(QuotedValue.shown(path)): Kira writes .png, .webp and .jpg (or .jpeg) files; name it one of those")
         }
         return format
     }
@@ -143,7 +143,7 @@ extension OutputSettings {
         let suffix = name[name.index(after: dot)...].lowercased()
         guard extensions.contains(suffix) else {
             throw RequestError(parameter: parameter,
-                               reason: "\(path): this output is a PNG; name it .\(extensions[0]) (convert afterwards for .\(suffix))")
+                               reason: "\(QuotedValue.shown(path)): this output is a PNG; name it .\(extensions[0]) (convert afterwards for .\(suffix))")
         }
     }
 }

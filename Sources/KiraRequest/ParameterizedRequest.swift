@@ -1,3 +1,5 @@
+import KiraFiles
+
 /// A request made of named values — ``RenderRequest``, ``ShadeRequest``, ``AnimationRequest`` —
 /// each listing its ``parameters`` and checking them together in ``validate()``. Setting a value
 /// by name, building a request from values and spelling it back are the same for all three.
@@ -47,7 +49,7 @@ extension ParameterizedRequest {
     /// The error for a name no parameter has: it lists the names there are.
     @usableFromInline
     static func unknownParameter(_ name: String) -> RequestError {
-        RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+        RequestError(parameter: nil, reason: "unknown parameter \(QuotedValue.quoted(name)); the parameters are "
                      + ParameterValue.listing(Self.parameters.map(\.name)))
     }
 

@@ -184,12 +184,20 @@ extension MemoryBudget {
     /// Refuses, from their headers and before any is decoded, input PNGs whose bytes and decoded
     /// images do not fit together (``/KiraPNG/PNGHeader/decodingBytes(_:)``).
     public func checkDecoding(_ paths: [String]) throws {
-        try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.joined(separator: ", "))", hint: "give smaller images")
+        // Nothing to read needs nothing.
+        guard !paths.isEmpty else { return }
+        try check(PNGHeader.decodingBytes(paths), for: "reading \(paths.map { QuotedValue.shown($0) }.joined(separator: ", "))",
+                  hint: "give smaller images")
     }
 
-    /// The error for `estimate` bytes over the budget.
+    /// The error for `estimate` bytes over the budget. A budget below zero, which nothing fits,
+    /// is named as the fault.
     public func overBudget(_ estimate: Int, for what: String, hint: String) -> RequestError {
-        RequestError(parameter: nil, reason: "\(what) needs about \(Self.describe(estimate)) of memory, over the budget of "
-                     + "\(Self.describe(bytes)): \(hint), or raise {max_memory}")
+        guard bytes >= 0 else {
+            return RequestError(parameter: nil, reason: "\(what) cannot fit a memory budget of \(described), which is below zero: "
+                                + "give a budget of 0 bytes or more (at least \(Self.minimumBytes >> 20)M for {max_memory})")
+        }
+        return RequestError(parameter: nil, reason: "\(what) needs about \(Self.describe(estimate)) of memory, over the budget of "
+                            + "\(described): \(hint), or raise {max_memory}")
     }
 }

@@ -1,4 +1,5 @@
 import KiraArguments
+import KiraFiles
 
 /// What kind of value the parameter takes.
 public enum ParameterKind: Sendable, Equatable {
@@ -284,11 +285,9 @@ package enum ParameterValue {
         }
     }
 
-    /// `text` in double quotes, with control characters escaped (`"8\\0abc"`), so that a message
-    /// shows a NUL or a line break instead of carrying it.
-    static func quoted(_ text: String) -> String {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? text.debugDescription : "\"\(text)\""
-    }
+    /// `text` in double quotes, control characters escaped, elided past a few hundred bytes
+    /// (``/KiraFiles/QuotedValue``).
+    static func quoted(_ text: String) -> String { QuotedValue.quoted(text) }
 
     /// `a`, `a or b`, `a, b or c`.
     static func listing(_ words: [String]) -> String {

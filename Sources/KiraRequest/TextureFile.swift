@@ -40,8 +40,8 @@ public enum TextureFile {
         let converted = ColorConversion.toSRGB(file)
         switch converted.outcome {
         case .sRGB: return (converted.image, nil)
-        case .converted(let source): return (converted.image, "\(name): converted to sRGB from \(source)")
-        case .unusableProfile(let reason): return (converted.image, "\(name): its colour profile is not used (\(reason)); read as sRGB")
+        case .converted(let source): return (converted.image, "\(QuotedValue.shown(name)): converted to sRGB from \(source)")
+        case .unusableProfile(let reason): return (converted.image, "\(QuotedValue.shown(name)): its colour profile is not used (\(reason)); read as sRGB")
         }
     }
 }

@@ -41,10 +41,11 @@ func buildApplication(_ configuration: KiraServerAPI.ServerConfiguration, clock:
     // Middleware first: each route is built with the middleware added before it.
     router.add(middleware: RequestLogMiddleware(metrics: metrics, logger: configuration.logger, clock: clock))
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: PathSpellingMiddleware())
     router.add(middleware: MethodCheckMiddleware())
     // The browser's Kira at /web/ (kira.wasm as application/wasm), from the folder it is installed in.
     if let web = configuration.webDirectory {
-        router.add(middleware: FileMiddleware(web, urlBasePath: "/web", searchForIndexHtml: true, logger: configuration.logger))
+        router.add(middleware: FileMiddleware(web, urlBasePath: "/web", logger: configuration.logger))
     }
     RenderController(service: service).addRoutes(to: router)
     StatusController(metrics: metrics).addRoutes(to: router)

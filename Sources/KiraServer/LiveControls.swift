@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import KiraAnimation
+import KiraFiles
 import KiraGeometry
 import KiraImage
 import KiraRender
@@ -35,26 +36,26 @@ struct LiveControls: Sendable {
         switch name {
         case "card":
             guard cards[value] != nil else {
-                throw RequestError(parameter: "card", reason: "must be one of " + cards.cards.keys.sorted().joined(separator: ", ") + ", not \"\(value)\"")
+                throw RequestError(parameter: "card", reason: "must be one of " + cards.cards.keys.sorted().joined(separator: ", ") + ", not \(QuotedValue.quoted(value))")
             }
             cardID = value
         case "width":
             guard let width = Int(value), Self.widthRange.contains(width) else {
-                throw RequestError(parameter: "width", reason: "must be a whole number of pixels \(Self.widthRange.lowerBound)...\(Self.widthRange.upperBound), not \"\(value)\"")
+                throw RequestError(parameter: "width", reason: "must be a whole number of pixels \(Self.widthRange.lowerBound)...\(Self.widthRange.upperBound), not \(QuotedValue.quoted(value))")
             }
             self.width = width
         case "tilt_limit":
             let range = InteractiveCard.tiltLimitRange
             // Not through C's strtod alone: it stops at a NUL, and "20\0x" would be 20.
             guard !value.utf8.contains(0), let limit = Double(value), range.contains(limit) else {
-                throw RequestError(parameter: "tilt_limit", reason: "must be degrees between \(Int(range.lowerBound)) and \(Int(range.upperBound)), not \"\(value)\"")
+                throw RequestError(parameter: "tilt_limit", reason: "must be degrees between \(Int(range.lowerBound)) and \(Int(range.upperBound)), not \(QuotedValue.quoted(value))")
             }
             interaction.setTiltLimit(limit)
         case "reduced_motion":
             interaction.reducedMotion = value == "true"
         default:
             guard Self.parameterNames.contains(name), let parameter = RenderRequest.parameter(named: name) else {
-                throw RequestError(parameter: nil, reason: "unknown control \"\(name)\"; the controls are card, width, tilt_limit, reduced_motion, "
+                throw RequestError(parameter: nil, reason: "unknown control \(QuotedValue.quoted(name)); the controls are card, width, tilt_limit, reduced_motion, "
                                    + Self.parameterNames.joined(separator: ", "))
             }
             if value.isEmpty {

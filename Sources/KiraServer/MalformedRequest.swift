@@ -17,6 +17,8 @@ enum MalformedRequest {
     /// What is wrong with a request, as far as the decoder says.
     enum Fault: String {
         case headTooLarge, requestLineTooLong, version, unknownMethod, method, length, incomplete, other
+        /// A CONNECT request: the decoder takes what follows it for a tunnel's bytes.
+        case connect
 
         /// The decoder's limit of a head, request line included (llhttp's).
         static let headLimit = 80 << 10
@@ -87,13 +89,15 @@ enum MalformedRequest {
             case .other:
                 Problem(status: .badRequest, kind: "malformed-request", title: "The request cannot be read",
                         detail: "the request is not HTTP/1.1 (RFC 9112): a request line, header fields with a colon each, an empty line")
+            case .connect:
+                Problem.methodNotAllowed(.connect)
             }
         }
     }
 
     /// How loud its log line is: a client that leaves halfway through a head is no error, as one
     /// that leaves before its first head is not (``ConnectionLogHandler``).
-    static func logLevel(of fault: Fault) -> Logger.Level { fault == .incomplete ? .debug : .info }
+    static func logLevel(of fault: Fault) -> Logger.Level { fault == .incomplete || fault == .connect ? .debug : .info }
 
     /// The marker of a fault: the token and the fault.
     static func marker(for fault: Fault) -> String { "\(token) \(fault.rawValue)" }
@@ -114,9 +118,30 @@ enum MalformedRequest {
             response.headers[.connection] = "close"
             metrics.recordRequest(route: "malformed", status: problem.status.code, duration: .zero)
             logger.log(level: logLevel(of: fault), "malformed request: \(problem.status.code) \(problem.title)")
+            if fault == .connect {
+                // SwiftNIO's encoder frames every answer to a CONNECT as a tunnel's (no body, no
+                // Content-Length, RFC 9110 §9.3.6 asks that of a 2xx only): this one is written
+                // below the encoder, whole, and the connection closed.
+                try await writeBelowEncoder(problem.http1Bytes(closing: true), channel: channel)
+                channel.close(promise: nil)
+                return
+            }
             try await writer.write(response: response.head, body: response.body)
             channel.close(promise: nil)
         }
+    }
+
+    /// Writes `bytes` as they are to the connection, past the HTTP encoder (from the handler
+    /// that sits before the decoder, ``RequestStartRecorder``), after what is already queued.
+    static func writeBelowEncoder(_ bytes: [UInt8], channel: any Channel) async throws {
+        try await channel.eventLoop.flatSubmit {
+            do {
+                let context = try channel.pipeline.syncOperations.context(handlerType: RequestStartRecorder.self)
+                return context.writeAndFlush(NIOAny(IOData.byteBuffer(ByteBuffer(bytes: bytes))))
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }.get()
     }
 }
 #endif

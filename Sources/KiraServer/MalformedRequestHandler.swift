@@ -26,24 +26,41 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
         self.start = start
     }
 
+    /// A CONNECT was answered: what follows is a tunnel's bytes, never read.
+    private var connectRefused = false
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if connectRefused { return }
         if !upgradeAsked, case .head(let head) = unwrapInboundIn(data) {
             start.headParsed()
+            if head.method == .CONNECT, !answered {
+                // Its answer is a problem with a body, which the encoder would strip from an
+                // answer to a CONNECT: marked, it goes to the responder that writes it whole.
+                connectRefused = true
+                answered = true
+                answer(.connect, context: context)
+                return
+            }
             upgradeAsked = head.headers.contains(name: "upgrade")
         }
         context.fireChannelRead(data)
+    }
+
+    /// Passes on a request marked with `fault`, for the responder to answer and close.
+    private func answer(_ fault: MalformedRequest.Fault, context: ChannelHandlerContext) {
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
+        head.headers.add(name: MalformedRequest.headerName, value: MalformedRequest.marker(for: fault))
+        head.headers.add(name: "Connection", value: "close")
+        context.fireChannelRead(NIOAny(HTTPServerRequestPart.head(head)))
+        context.fireChannelRead(NIOAny(HTTPServerRequestPart.end(nil)))
+        context.fireChannelReadComplete()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? HTTPParserError {
             guard !answered else { return }
             answered = true
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
-            head.headers.add(name: MalformedRequest.headerName, value: MalformedRequest.marker(for: .init(error, start: start.start, lineLength: start.lineLength, lineEnded: start.lineEnded)))
-            head.headers.add(name: "Connection", value: "close")
-            context.fireChannelRead(NIOAny(HTTPServerRequestPart.head(head)))
-            context.fireChannelRead(NIOAny(HTTPServerRequestPart.end(nil)))
-            context.fireChannelReadComplete()
+            answer(.init(error, start: start.start, lineLength: start.lineLength, lineEnded: start.lineEnded), context: context)
             return
         }
         // The decoder refuses what comes after its error; the answer is on its way.

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import HTTPTypes
 import Hummingbird
+import KiraFiles
 import KiraRequest
 import KiraServerAPI
 
@@ -71,6 +72,16 @@ public struct Problem: Error, Sendable, Equatable {
         return headers
     }
 
+    /// The whole HTTP/1.1 response as bytes (status line, header fields with Content-Length, the
+    /// body), for the one answer written past SwiftNIO's encoder (``MalformedRequest``'s CONNECT).
+    func http1Bytes(closing: Bool) -> [UInt8] {
+        let body = json
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n" + (closing ? "Connection: close\r\n" : "") + "\r\n"
+        return Array(head.utf8) + body
+    }
+
     /// The HTTP response.
     public var response: Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
@@ -91,12 +102,12 @@ extension Problem {
     static func unknownCard(_ id: String, known: [String]) -> Problem {
         let listed = known.sorted().prefix(20).joined(separator: ", ") + (known.count > 20 ? ", …" : "")
         return Problem(status: .notFound, kind: "unknown-card", title: "No such card",
-                       detail: "no card \"\(id.prefix(128))\"; the cards are \(listed)")
+                       detail: "no card \(QuotedValue.quoted(id)); the cards are \(listed)")
     }
 
     static func noRoute(_ path: String) -> Problem {
         Problem(status: .notFound, kind: "not-found", title: "No such resource",
-                detail: "nothing at \(path.prefix(256)); frames are at /v1/cards/ID/render.png (or .webp, .jpg), and there are /healthz, /readyz and /metrics")
+                detail: "nothing at \(QuotedValue.shown(path)); frames are at /v1/cards/ID/render.png (or .webp, .jpg), and there are /healthz, /readyz and /metrics")
     }
 
     static func methodNotAllowed(_ method: HTTPRequest.Method) -> Problem {

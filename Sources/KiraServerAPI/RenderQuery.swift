@@ -1,4 +1,5 @@
 import Foundation
+import KiraFiles
 import KiraRequest
 
 /// A render URL's query as a render request: the names are ``RenderRequest/parameters``' own
@@ -41,7 +42,7 @@ public struct RenderQuery: Sendable {
                 continue
             }
             guard let parameter = RenderRequest.parameter(named: name) else {
-                throw RequestError(parameter: nil, reason: "unknown parameter \"\(name)\"; the parameters are "
+                throw RequestError(parameter: nil, reason: "unknown parameter \(QuotedValue.quoted(name)); the parameters are "
                                    + Self.parameterNames.joined(separator: ", ") + " (and \(URLSignature.parameterName), a signature)")
             }
             guard parameter.kind != .path else {

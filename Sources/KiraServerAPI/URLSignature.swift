@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import KiraFiles
 import KiraFormats
 import KiraRequest
 
@@ -31,11 +32,11 @@ public struct URLSignature: Sendable {
     /// The key in the file at `path`: its bytes, without trailing white space (a key file made
     /// with `openssl rand -hex 32 > key` ends in a newline).
     public static func readKey(path: String) throws(ServerSetupError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ServerSetupError("\(path): cannot read the key file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ServerSetupError("\(QuotedValue.shown(path)): cannot read the key file") }
         var bytes = [UInt8](data)
         while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
         guard bytes.count >= minimumKeyBytes else {
-            throw ServerSetupError("\(path): the key must be at least \(minimumKeyBytes) bytes, not \(bytes.count) (e.g. openssl rand -hex 32 > \(path))")
+            throw ServerSetupError("\(QuotedValue.shown(path)): the key must be at least \(minimumKeyBytes) bytes, not \(bytes.count) (e.g. openssl rand -hex 32 > \(path))")
         }
         return bytes
     }

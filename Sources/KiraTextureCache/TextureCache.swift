@@ -11,6 +11,8 @@ import KiraRequest
 /// so frames of one card share their face buffers, which is what lets ``FrameRenderer`` shade
 /// them in one sweep. Content hashes (SHA-256) come from the very bytes that were decoded. Files
 /// are told apart by device and inode, so `art/a.png`, `./art//a.png` and a link to it are one file.
+/// A texture is a regular file (or a link to one): a FIFO, a device or a socket is refused without
+/// being read or waited on.
 public final class TextureCache {
     /// A decoded texture and the hash of the file it came from.
     public struct Texture {
@@ -35,7 +37,7 @@ public final class TextureCache {
     public func hash(of path: String) throws(ImageFileError) -> String {
         let key = Self.key(path)
         if let hash = hashes[key] { return hash }
-        let hash = ContentHash.sha256(try FileIO.read(path))
+        let hash = ContentHash.sha256(try FileIO.readRegular(path))
         hashes[key] = hash
         return hash
     }
@@ -50,7 +52,9 @@ public final class TextureCache {
             textures[key]?.lastUse = clock
             return entry.texture
         }
-        let bytes = try FileIO.read(path)
+        // A regular file only, refused at once otherwise: a FIFO with no writer would hold the
+        // whole catalogue, a link to /dev/zero fill its memory.
+        let bytes = try FileIO.readRegular(path)
         // From the header, before it is decoded: one texture must fit the whole cache.
         if let header = PNGHeader(bytes: bytes), header.decodedBytes > budget {
             throw ImageFileError(path: path, reason: "image is \(header.width)×\(header.height): decoded it needs \(MemoryBudget.describe(header.decodedBytes)), over the \(MemoryBudget.describe(budget)) texture cache")

@@ -31,7 +31,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .ffmpegNotFound(let detail):
             "\(detail); Kira writes videos with the ffmpeg program (Debian/Ubuntu: apt-get install ffmpeg)"
         case .unknownFormat(let path):
-            "\(path): unknown video format; the extension must be one of \(VideoFormat.allCases.map { ".\($0.rawValue)" }.joined(separator: ", "))"
+            "\(QuotedValue.shown(path)): unknown video format; the extension must be one of \(VideoFormat.allCases.map { ".\($0.rawValue)" }.joined(separator: ", "))"
         case .system(let action, let code):
             "\(action): \(String(cString: strerror(code)))"
         case .frameSize(let expected, let got):
@@ -39,9 +39,9 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed:
             "the video is already finished"
         case .ffmpegFailed(let path, let status, _):
-            "\(path): ffmpeg \(status); nothing was written"
+            "\(QuotedValue.shown(path)): ffmpeg \(status); nothing was written"
         case .ffmpegWroteNothing(let path):
-            "\(path): ffmpeg exited with status 0 but wrote nothing; nothing was written"
+            "\(QuotedValue.shown(path)): ffmpeg exited with status 0 but wrote nothing; nothing was written"
         case .output(let error):
             error.description
         case .unsupportedRate(let format, let rate, let supported):

@@ -213,6 +213,47 @@ def rss_kib(pid):
     return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
 
+def run_measured(arguments, cwd, stdin_data=None, stdin_path=None, timeout=60, shell=False):
+    """Runs a command to its end: (exit status or None on timeout, stdout, stderr, seconds, peak RSS in KiB of
+    that process alone, from wait4)."""
+    start = time.monotonic()
+    stdin = open(stdin_path, "rb") if stdin_path else (subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL)
+    proc = subprocess.Popen(arguments, cwd=cwd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, shell=shell,
+                            executable="/bin/bash" if shell else None)
+    out, err = [], []
+    readers = [threading.Thread(target=lambda: out.append(proc.stdout.read()), daemon=True),
+               threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)]
+    for reader in readers:
+        reader.start()
+    if stdin_data is not None:
+        def feed():
+            try:
+                proc.stdin.write(stdin_data)
+                proc.stdin.close()
+            except OSError:
+                pass
+        threading.Thread(target=feed, daemon=True).start()
+    status, peak = None, 0
+    while True:
+        pid, code, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            status, peak = os.waitstatus_to_exitcode(code), usage.ru_maxrss
+            proc.returncode = status
+            break
+        if time.monotonic() - start > timeout:
+            proc.kill()
+            _, code, usage = os.wait4(proc.pid, 0)
+            proc.returncode, peak = -9, usage.ru_maxrss
+            break
+        time.sleep(0.01)
+    seconds = time.monotonic() - start
+    for reader in readers:
+        reader.join(5)
+    if stdin_path:
+        stdin.close()
+    return status, b"".join(out), b"".join(err), seconds, peak
+
+
 # --- PNGs ----------------------------------------------------------------------------------------
 
 def write_png(path, width, height, colour=6, seed=0, noise=False):
@@ -426,6 +467,127 @@ def card_folders(rnd, kira, work):
         server.stop()
 
 
+def startup_memory(rnd, kira, work, results):
+    """`kira serve --cards` with textures over the budget is refused from the PNG headers, card by card, before
+    anything is decoded: its peak stays near the program's own (docs/serve.md)."""
+    base = os.path.join(work, "startup")
+    idle = Server(kira, work, "startup-idle", [])
+    try:
+        _, baseline = rss_kib(idle.proc.pid)
+    finally:
+        idle.stop()
+    results["baseline"] = baseline
+    cases = [("one 8192x8192 art", [("big", 8192, 6)], "512M"),
+             ("one 8192x8192 art (fits by its own size)", [("big", 8192, 6)], "600M"),
+             ("one 16384x16384 grey art", [("big", 16384, 0)], "1500M"),
+             ("six 4096x4096 cards", [(f"c{i}", 4096, 6) for i in range(6)], "512M"),
+             ("six 4096x4096 cards (three fit)", [(f"c{i}", 4096, 6) for i in range(6)], "1G")]
+    for name, cards, memory in cases:
+        root = os.path.join(base, name.replace(" ", "-").replace("(", "").replace(")", ""))
+        for index, (card, side, colour) in enumerate(cards):
+            os.makedirs(os.path.join(root, card))
+            write_png(os.path.join(root, card, "art.png"), side, side, colour=colour, seed=index + 1)
+        status, _, err, seconds, peak = run_measured([kira, "serve", "--port", "0", "--cards", root, "--max-memory", memory], work,
+                                                     timeout=120)
+        lines = err.decode("utf-8", "replace").strip().split("\n")
+        ok = status == 2 and len(lines) == 1 and "--max-memory" in lines[0] and peak <= baseline + 16 * 1024
+        results.setdefault("startup", []).append((name, memory, peak, seconds))
+        rnd.check("startup", f"{name} against --max-memory {memory}", ok,
+                  f"exit {status} after {seconds:.1f} s, peak {peak / 1024:.0f} MiB (idle server {baseline / 1024:.0f} MiB): {err[:300]!r}")
+
+
+def batch_cases(rnd, kira, work, results):
+    """`kira batch` on hostile manifests and textures: every input bounded before it is read, a bad row failing alone
+    and at once, lines that quote a value kept short (docs/batch.md, docs/robustness.md)."""
+    base = os.path.join(work, "batch")
+    os.makedirs(base)
+    counter = [0]
+
+    def folder():
+        counter[0] += 1
+        path = os.path.join(base, str(counter[0]))
+        os.makedirs(path)
+        return path
+
+    def one_line(err, prefix="kira batch: "):
+        lines = err.decode("utf-8", "replace").strip().split("\n")
+        return len(lines) == 1 and lines[0].startswith(prefix)
+
+    # Manifests that are streams: read to 64 MiB and no further.
+    for name, make in [("a link to /dev/zero", lambda d: os.symlink("/dev/zero", os.path.join(d, "z.csv"))),
+                       ("a link to /dev/urandom", lambda d: os.symlink("/dev/urandom", os.path.join(d, "z.csv"))),
+                       ("a FIFO fed by yes", lambda d: os.mkfifo(os.path.join(d, "z.csv")))]:
+        d = folder()
+        make(d)
+        feeder = None
+        if "FIFO" in name:
+            feeder = subprocess.Popen(f"yes 'out/a.png,1' > {d}/z.csv", shell=True, stderr=subprocess.DEVNULL)
+        status, _, err, seconds, peak = run_measured([kira, "batch", "z.csv", "--state", "st"], d, timeout=60)
+        if feeder:
+            feeder.kill()
+            feeder.wait()
+        results.setdefault("batch", []).append((f"manifest: {name}", peak, seconds))
+        rnd.check("batch", f"manifest {name}: refused at 64 MiB", status == 2 and one_line(err) and peak <= 128 * 1024 and seconds < 10,
+                  f"exit {status} after {seconds:.1f} s, peak {peak / 1024:.0f} MiB: {err[:300]!r}")
+    # Textures that are not regular files: the row fails alone, at once; the other rows render.
+    for name, make in [("a FIFO with no writer", lambda p: os.mkfifo(p)), ("a link to /dev/zero", lambda p: os.symlink("/dev/zero", p)),
+                       ("a link to /dev/urandom", lambda p: os.symlink("/dev/urandom", p)), ("a directory", lambda p: os.makedirs(p))]:
+        for column in ("art", "mask", "back"):
+            d = folder()
+            make(os.path.join(d, "t.png"))
+            with open(os.path.join(d, "m.csv"), "w") as f:
+                f.write(f"output,{column},size\nout/a.png,t.png,60x80\nout/b.png,,60x80\n")
+            status, _, err, seconds, peak = run_measured([kira, "batch", "m.csv"], d, timeout=30)
+            results.setdefault("batch", []).append((f"{column}: {name}", peak, seconds))
+            ok = status == 1 and one_line(err, "kira batch: row 1 (out/a.png): t.png: ") and os.path.exists(os.path.join(d, "out", "b.png")) \
+                and not os.path.exists(os.path.join(d, "out", "a.png")) and seconds < 10 and peak <= 128 * 1024
+            rnd.check("batch", f"{column} is {name}: its row fails alone, at once", ok,
+                      f"exit {status} after {seconds:.1f} s, peak {peak / 1024:.0f} MiB: {err[:300]!r}")
+    # Manifests from standard input and a process substitution, read by their content; records need --state.
+    d = folder()
+    rows = b'{"output": "out/a.png", "size": "60x80"}\n'
+    status, _, err, _, _ = run_measured([kira, "batch", "-"], d, stdin_data=rows)
+    rnd.check("batch", "standard input without --state: one line", status == 2 and one_line(err) and b"--state" in err, f"{status} {err[:200]!r}")
+    status, _, err, _, _ = run_measured([kira, "batch", "-", "--state", "st"], d, stdin_data=rows)
+    rnd.check("batch", "standard input as the manifest", status == 0 and os.path.exists(os.path.join(d, "out", "a.png")), f"{status} {err[:200]!r}")
+    status, _, err, _, _ = run_measured(f"'{kira}' batch <(printf 'output,size\\nout/b.png,60x80\\n') --state st", d, shell=True)
+    rnd.check("batch", "a process substitution as the manifest", status == 0 and os.path.exists(os.path.join(d, "out", "b.png")),
+              f"{status} {err[:200]!r}")
+    status, out, err, _, peak = run_measured(f"yes 'out/c.png,60x80' | '{kira}' batch - --state st", d, shell=True, timeout=60)
+    rnd.check("batch", "an endless standard input: refused at 64 MiB", status == 2 and one_line(err) and b"64 MiB" in err and peak <= 128 * 1024,
+              f"{status} peak {peak / 1024:.0f} MiB {err[:200]!r}")
+    # Malformed manifests: one line, exit 2, nothing rendered.
+    malformed = {"empty.csv": b"", "junk.csv": random.Random(3).randbytes(4000), "nul.csv": b"output\nout/\x00a.png\n",
+                 "latin1.csv": b"output\nout/\xe9.png\n", "quote.csv": b'output,art\n"out/a.png,x\n', "width.csv": b"output,art\na.png\n",
+                 "unknown.csv": b"output,tilt\na.png,1\n", "twice.csv": b"output,output\na.png,b.png\n", "dash.csv": b"output\n-\n",
+                 "same.csv": b"output\na.png\n./a.png\n", "array.jsonl": b"[1]\n", "nested.jsonl": b'{"output": {"a": 1}}\n',
+                 "noout.jsonl": b'{"art": "a.png"}\n', "bom.csv": b"\xef\xbb\xbfoutput,tilt\n", "name.txt": b"output\na.png\n",
+                 "huge-header.csv": b"output," + b"x" * (1 << 20) + b"\n"}
+    d = folder()
+    for name, data in malformed.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+        status, _, err, seconds, _ = run_measured([kira, "batch", name, "--state", "st"], d, timeout=30)
+        rnd.check("batch", f"malformed manifest {name}", status == 2 and one_line(err) and len(err) < 1000 and seconds < 10,
+                  f"exit {status}: {err[:300]!r}")
+    rnd.check("batch", "nothing rendered from malformed manifests", not os.path.exists(os.path.join(d, "out")) and not os.path.exists(os.path.join(d, "a.png")))
+    # A 1 MiB value, output name or column: the line quotes a few hundred bytes and says the length.
+    d = folder()
+    huge = "a" * (1 << 20)
+    with open(os.path.join(d, "m.csv"), "w") as f:
+        f.write(f"output,background,size,art\nout/a.png,{huge},60x80,\n{huge}.png,,60x80,\nout/{huge}.png,,60x80,\nout/d.png,,60x80,{huge}.png\n")
+    status, _, err, _, _ = run_measured([kira, "batch", "m.csv"], d, timeout=60)
+    lines = err.decode("utf-8", "replace").strip().split("\n")
+    rnd.check("batch", "1 MiB values and names: short lines", status == 1 and len(lines) == 4 and all(len(l) < 1000 and "(10485" in l for l in lines),
+              f"exit {status}, lines of {[len(l) for l in lines]} bytes: {err[:300]!r}")
+    long = "b" * 100_000
+    for name, arguments in [("render --background", ["render", "--background", long]), ("render --threads", ["render", "--threads", long]),
+                            ("an unknown option", ["render", "--frob" + long]), ("an unknown command", [long]),
+                            ("render -o", ["render", "--size", "8x8", "-o", long + ".png"]), ("batch --shard", ["batch", "--shard", long, "m.csv"])]:
+        status, _, err, _, _ = run_measured([kira, *arguments], d, timeout=60)
+        rnd.check("batch", f"a 100 kB value for {name}: a short line", status == 2 and len(err) < 1000 and b"(100" in err, f"{status}: {err[:300]!r}")
+
+
 def sign(key, path, query_pairs):
     text = path + ("?" + "&".join(f"{k}={urllib.parse.quote(v, safe='-._~')}" for k, v in query_pairs) if query_pairs else "")
     return base64.urlsafe_b64encode(hmac.new(key, text.encode(), hashlib.sha256).digest()).rstrip(b"=").decode()
@@ -590,6 +752,66 @@ def http(rnd, servers, pool):
                                ("half a header", b"GET / HTTP/1.1\r\nHost: a\r\nX-"), ("one CR LF", b"\r\n"),
                                ("a lone byte", b"G")]))
     rnd.check("http", "the server answers after every request", servers["main"].alive())
+
+
+ROUTES = ["/healthz", "/readyz", "/metrics", "/", "/live", RENDER, "/v1/cards/sample/render.webp", "/v1/cards/sample/render.jpg"]
+
+
+def respellings(path):
+    """The other spellings of `path` Hummingbird's router, which skips empty segments, once took for it."""
+    if path == "/":
+        return ["//", "///"]
+    inner = path.replace("/", "//")
+    return [path + "/", "/" + path, inner, inner + "/", path + "//", "/" + path + "/"]
+
+
+def paths(rnd, servers, pool):
+    """Every path has one spelling: an empty segment or a trailing slash is a 404 problem at every route (docs/serve.md),
+    and a signed URL is valid under its one spelling only; CONNECT is a whole problem."""
+    port, signed_port = servers["main"].port, servers["signed"].port
+    cases = []
+    for route in ROUTES:
+        query = "?" + SMALL if "render" in route else ""
+        cases.append((f"{route} as spelled", port, route + query, "GET", None))
+        for spelling in respellings(route):
+            for method in ("GET", "HEAD", "DELETE"):
+                cases.append((f"{method} {spelling}", port, spelling + query, method, 404))
+    key = servers["signed_key"]
+    url = subprocess.run([servers["kira"], "sign", "--key-file", key, f"http://127.0.0.1:{signed_port}{RENDER}?tilt_x=3&{SMALL}"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    target = url[len(f"http://127.0.0.1:{signed_port}"):]
+    path, _, query = target.partition("?")
+    cases.append(("a signed URL as signed", signed_port, target, "GET", 200))
+    for spelling in respellings(path):
+        cases.append((f"the signed URL as {spelling}", signed_port, spelling + "?" + query, "GET", 404))
+    for spelling in ["/v1/cards/%73ample/render.png", "/v1/cards/sample/render%2Epng", "/v1/./cards/sample/render.png",
+                     "/v1/cards/sample/./render.png", "/v1/cards/x/../sample/render.png", "/V1/cards/sample/render.png"]:
+        cases.append((f"the signed URL as {spelling}", signed_port, spelling + "?" + query, "GET", {403, 404}))
+
+    def run(case):
+        name, at, target, method, expected = case
+        status, headers, body, _ = request(at, target, method, timeout=60)
+        if expected is None:
+            return rnd.check("paths", name, status not in (404, None) and status < 500, f"{status}")
+        statuses = expected if isinstance(expected, set) else {expected}
+        ok = status in statuses
+        if ok and status == 404:
+            ok = headers.get("content-type") == "application/problem+json" and (method == "HEAD" or problem_type(body) == "/problems/not-found")
+        return rnd.check("paths", name, ok, f"{status}, expected {sorted(statuses)}: {body[:150]!r}")
+
+    list(pool.map(run, cases))
+    # CONNECT: SwiftNIO frames any answer to it as a tunnel's; the server writes a whole problem and closes.
+    for name, data in [("CONNECT authority", b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"),
+                       ("CONNECT path", b"CONNECT /healthz HTTP/1.1\r\nHost: a\r\n\r\ntunnel bytes"),
+                       ("CONNECT after a GET", b"GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nCONNECT / HTTP/1.1\r\nHost: a\r\n\r\n")]:
+        raw, closed, seconds = exchange(port, data, timeout=10)
+        last = raw[raw.rfind(b"HTTP/1.1 "):] if b"HTTP/1.1 " in raw else raw
+        status, headers, body = parse_response(last)
+        length = headers.get("content-length")
+        ok = status == 405 and closed and seconds < 5 and is_problem(headers, body, 405) and headers.get("allow") == "GET, HEAD" \
+            and length is not None and int(length) == len(last.partition(b"\r\n\r\n")[2])
+        rnd.check("paths", name, ok, f"{status} closed={closed} in {seconds:.1f} s: {last[:300]!r}")
+    rnd.check("paths", "the server answers after every case", servers["main"].alive())
 
 
 def ws_frame(opcode, payload, fin=True, mask=True, rsv=0):
@@ -982,6 +1204,7 @@ def main():
         servers["main"] = Server(options.kira, work, "main", ["--cards", os.path.dirname(cards), *common])
         servers["signed"] = Server(options.kira, work, "signed", ["--cards", os.path.dirname(cards), "--key-file", key_file, *common])
         servers["signed_key"] = key_file
+        servers["kira"] = options.kira
         global SERVERS_LOGS
         SERVERS_LOGS = lambda: servers["main"].text() + servers["signed"].text()
         with concurrent.futures.ThreadPoolExecutor(max_workers=6) as pool:
@@ -993,8 +1216,14 @@ def main():
                 http(rnd, servers, pool)
             if wanted("websocket"):
                 websocket(rnd, servers, pool)
+            if wanted("paths"):
+                paths(rnd, servers, pool)
         if wanted("cards"):
             card_folders(rnd, options.kira, work)
+        if wanted("startup"):
+            startup_memory(rnd, options.kira, work, results)
+        if wanted("batch"):
+            batch_cases(rnd, options.kira, work, results)
         if wanted("load"):
             load(rnd, options.kira, work, results)
         if wanted("lifecycle"):
@@ -1015,6 +1244,14 @@ def main():
         idle, peak, renders, seconds = results["rss"]
         print(f"RSS with never-reading clients: idle {idle / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB "
               f"(--max-memory 512M; {renders} renders in {seconds:.0f} s)")
+    if "startup" in results:
+        print(f"kira serve --cards refused from the headers (idle server {results['baseline'] / 1024:.0f} MiB):")
+        for name, memory, peak, seconds in results["startup"]:
+            print(f"  {name}, --max-memory {memory}: peak {peak / 1024:.0f} MiB, {seconds:.2f} s")
+    if "batch" in results:
+        print("kira batch on streams and hostile textures (peak RSS, seconds):")
+        for name, peak, seconds in results["batch"]:
+            print(f"  {name}: {peak / 1024:.0f} MiB, {seconds:.2f} s")
     failed = rnd.summary()
     print(f"{time.monotonic() - started:.0f} s")
     return 1 if failed else 0

@@ -4,6 +4,7 @@ import Glibc
 import KiraGeometry
 import Testing
 @testable import KiraAnimation
+@testable import KiraRequest
 
 @Suite struct PresetTests {
     // The showcase never rests: it is a loop that starts anywhere on its circle (tested below).

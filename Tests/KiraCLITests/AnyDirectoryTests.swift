@@ -21,7 +21,7 @@ import Testing
         (["animate", "--preset", "seed004-flip", "--fps", "2", "--scale", "0.1"],
          ["output/flip-quick/frame-0000.png", "output/flip-quick/frame-0001.png"]),
         (["textures", "--size", "20x28"], ["textures/front.png", "textures/back.png", "textures/mask.png", "textures/back-mask.png"]),
-        (["bench", "--size", "24x32", "--frames", "1", "--repeats", "1", "--threads", "1"], []),
+        (["bench", "--size", "24x32", "--frames", "1", "--repeats", "1", "--threads", "1", "--quiet"], []),
     ])
     func defaultsWorkFromAnEmptyDirectory(arguments: [String], outputs: [String]) throws {
         let workspace = try Workspace(empty: ())

@@ -272,7 +272,7 @@ enum InputFixtures {
     /// A report that cannot be written is an error, not a silent exit 0.
     @Test(arguments: [["compare", "textures/front.png", "textures/front.png"],
                       ["compare", "textures/front.png", "textures/front.png", "--json"],
-                      ["bench", "--size", "16x16", "--frames", "1", "--repeats", "1", "--json"]])
+                      ["bench", "--size", "16x16", "--frames", "1", "--repeats", "1", "--json", "--quiet"]])
     func reportToFullDevice(arguments: [String]) throws {
         let workspace = try Workspace()
         let result = try CLIRunner.run(arguments, in: workspace.path, standardOutput: "/dev/full")

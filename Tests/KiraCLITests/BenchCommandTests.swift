@@ -71,11 +71,17 @@ import Testing
             #expect(shown.contains("kira bench: \(path), 1 thread…"), "\(path) missing in \(shown)")
         }
         #expect(!(try Self.onTerminal(arguments + ["--quiet"], in: workspace)).contains("kira bench: scalar"))
+        // Into a log: the plan, no bar, and no progress line for paths shorter than 10 s;
+        // nothing with --quiet.
         let piped = try CLIRunner.run(arguments, in: workspace.path)
-        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        #expect(piped.status == 0 && !piped.stderr.contains("░") && !piped.stderr.contains("\r"), "\(piped.stderr)")
+        let logged = piped.stderr.split(separator: "\n")
+        #expect(logged.count == 2 && logged[1].contains("best of 1 run: scalar (1 thread)"), "\(piped.stderr)")
+        let quiet = try CLIRunner.run(arguments + ["--quiet"], in: workspace.path)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
     }
 
-    @Test func planAndEstimateFirstOnATerminalOnly() throws {
+    @Test func planAndEstimateFirst() throws {
         let workspace = try Workspace()
         let arguments = ["bench", "--size", "32x48", "--frames", "2", "--repeats", "1", "--threads", "2"]
         let shown = try Self.onTerminal(arguments, in: workspace)
@@ -93,9 +99,12 @@ import Testing
             .map { String($0.split(separator: " (")[0]) }
         #expect(!measured.isEmpty && planned == measured, "plan \(planned), table \(measured)")
         #expect(shown.contains("2/2"), "a progress bar at its end")
-        // Piped: nothing on stderr, and stdout is the table alone, as before.
+        // Piped: the plan and its estimate on stderr too, as lines, and stdout is the table alone.
         let piped = try CLIRunner.run(arguments, in: workspace.path)
-        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let logged = piped.stderr.split(separator: "\n").map(String.init)
+        #expect(logged.first == "kira bench: timing one frame of each path for an estimate…", "\(piped.stderr)")
+        #expect(logged.dropFirst().first.map { $0.hasPrefix("kira bench: 32×48, 2 frames a run, best of 1 run: ") } == true, "\(piped.stderr)")
         let out = piped.stdout.split(separator: "\n").map(String.init)
         #expect(out.first?.hasPrefix("kira bench: 32×48, ") == true && out.count > 2 && out[1].hasPrefix("path "), "\(piped.stdout)")
         #expect(!piped.stdout.contains("about") && !piped.stdout.contains("frames a run") && !piped.stdout.contains("░"))

@@ -54,3 +54,39 @@ import Testing
         #expect(throws: ImageFileError.self) { try TextureCache().texture(at: directory + "/none.png") }
     }
 }
+
+/// A texture is a regular file: a catalogue row whose art is a FIFO with no writer, or a link to
+/// a device, fails at once instead of holding the whole batch or filling its memory.
+@Suite struct TextureFileKindTests {
+    @Test func aFIFOIsRefusedAtOnce() throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/fifo.png"
+        try FIFO.make(path)
+        let outcome = Locked<[String]>([])
+        let seconds = FIFO.timing(unblocking: path) {
+            let cache = TextureCache()
+            for read in [{ _ = try cache.texture(at: path, role: .color) }, { _ = try cache.hash(of: path) }] {
+                do {
+                    try read()
+                    outcome.withLock { $0.append("read") }
+                } catch {
+                    outcome.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(seconds < 2, "waited \(seconds) s on a FIFO with no writer")
+        for reason in outcome.withLock({ $0 }) {
+            #expect(reason.contains("fifo.png") && reason.contains("not a regular file"), "\(reason)")
+        }
+    }
+
+    @Test(arguments: ["/dev/zero", "/dev/urandom", "/dev/null"])
+    func aLinkToADeviceIsRefusedUnread(device: String) throws {
+        let temporary = try TemporaryDirectory()
+        let path = temporary.path + "/art.png"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: device)
+        let cache = TextureCache()
+        #expect(throws: ImageFileError.self) { try cache.texture(at: path) }
+        #expect(throws: ImageFileError.self) { try cache.hash(of: path) }
+    }
+}

@@ -107,7 +107,7 @@ enum OutputPath {
         guard path != FileIO.standardStream else { return }
         let folder = FileIO.parentDirectory(of: path)
         guard FileIO.isDirectory(folder) else {
-            throw InputError("\(path): cannot create a file in \(folder): no such directory (Kira creates only its default output folders)")
+            throw InputError("\(QuotedValue.shown(path)): cannot create a file in \(QuotedValue.shown(folder)): no such directory (Kira creates only its default output folders)")
         }
     }
 }

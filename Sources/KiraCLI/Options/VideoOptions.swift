@@ -26,7 +26,7 @@ struct VideoOptions: ParsableArguments {
             guard !path.isEmpty else { throw ValidationError("output paths must not be empty") }
             guard VideoFormat(path: path) != nil else { throw ValidationError(VideoError.unknownFormat(path: path).description) }
             // Found now, not after the whole clip has been rendered and encoded.
-            guard !FileIO.isDirectory(path) else { throw ValidationError("\(path): is a directory, not a file") }
+            guard !FileIO.isDirectory(path) else { throw ValidationError("\(QuotedValue.shown(path)): is a directory, not a file") }
         }
         if let videoWidth {
             guard !video.isEmpty else { throw ValidationError("--video-width applies to --video outputs") }
