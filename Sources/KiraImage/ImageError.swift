@@ -14,8 +14,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int, limits: ImageLimits)
     /// The channel values are not `width × height × 4`.
     case channelCount(width: Int, height: Int, count: Int)
-    /// A stack of frames of a negative count, or too many frames for their channels' count to fit
-    /// in an `Int`.
+    /// A stack of frames of a negative count, or of more pixels in all than
+    /// ``ImageLimits/standard`` allows one image.
     case frameCount(Int, width: Int, height: Int)
 
     public var description: String {
@@ -37,7 +37,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .frameCount(let count, let width, let height):
             return count < 0
                 ? "a stack of frames cannot hold \(count) frames"
-                : "\(count) frames of \(width)×\(height) are more channel values than memory can address"
+                : "\(count) frames of \(width)×\(height) are over the limit of \(ImageLimits.standard.maxPixels) pixels a stack"
         }
     }
 }

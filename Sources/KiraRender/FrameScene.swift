@@ -119,7 +119,7 @@ public struct FrameScene: Sendable {
     }
 
     /// Throws when the scene cannot be drawn: what ``CardFace/validate()`` refuses in either face;
-    /// a pose, flip angle, background or offset that is NaN or infinite; a scale that is not a
+    /// a pose, flip angle or offset that is NaN or infinite; a background colour outside 0...1; a scale that is not a
     /// finite number above 0; a canvas with no pixels or over ``/KiraImage/ImageLimits/standard``;
     /// parameters out of their ranges. ``FrameRenderer`` checks every scene it is given.
     public func validate() throws(RenderError) {
@@ -137,10 +137,10 @@ public struct FrameScene: Sendable {
         try requireFinite(pose.flip, "pose.flip")
         try requireFinite(pose.flipPerspective, "pose.flipPerspective")
         try requireFinite(pose.tiltPerspective, "pose.tiltPerspective")
-        if case .color(let color) = background {
-            try requireFinite(Double(color.x), "background.red")
-            try requireFinite(Double(color.y), "background.green")
-            try requireFinite(Double(color.z), "background.blue")
+        // The compositor blends the colour as it is: outside 0...1 it is no colour.
+        if case .color(let color) = background,
+           !(0...1).contains(color.x) || !(0...1).contains(color.y) || !(0...1).contains(color.z) {
+            throw .invalidColor(color)
         }
         if case .separateFaces(let front, let back) = visibility {
             try requireFinite(front, "visibility.front")
@@ -229,8 +229,10 @@ public struct FrameScene: Sendable {
     }
 
     /// Where the card's top-left corner sits on the canvas: centred, on whole pixels.
+    /// Wrapping subtraction: the sizes are variables, and a scene that ``validate()`` refuses must
+    /// not trap here either (a valid scene's sizes are far from overflowing).
     public var cardOrigin: SIMD2<Int> {
-        SIMD2((canvasWidth - front.art.width) / 2, (canvasHeight - front.art.height) / 2)
+        SIMD2((canvasWidth &- front.art.width) / 2, (canvasHeight &- front.art.height) / 2)
     }
 
     /// The faces to draw, bottom first (``FaceVisibility``'s policy), mapped onto the canvas.

@@ -15,17 +15,20 @@ public struct FrameStack<Channel: ImageChannel>: Sendable, Equatable {
     /// `count` transparent black frames of `width` × `height`.
     ///
     /// Throws, before anything is allocated, when a side is negative or over
-    /// ``/KiraImage/ImageLimits/standard``, or when `count` is negative or so large that the
-    /// channels' count does not fit in an `Int` (the memory it takes is the caller's to budget).
+    /// ``/KiraImage/ImageLimits/standard``, or when `count` is negative or the frames together
+    /// have more pixels than the limits allow one image: a stack is a batch of shadings, and
+    /// 2 × 2 pixels by 2³² frames would otherwise be a 64 GiB allocation that aborts.
     @inlinable
     public init(width: Int, height: Int, count: Int) throws(ImageError) {
         try ImageLimits.standard.check(width: width, height: height)
-        let (total, overflow) = (width * height * 4).multipliedReportingOverflow(by: count)
-        guard count >= 0, !overflow else { throw .frameCount(count, width: width, height: height) }
+        let pixels = width * height  // within the limits: no overflow
+        guard count >= 0, pixels == 0 || count <= ImageLimits.standard.maxPixels / pixels else {
+            throw .frameCount(count, width: width, height: height)
+        }
         self.width = width
         self.height = height
         self.count = count
-        channels = Channel.zeroed(count: total)
+        channels = Channel.zeroed(count: pixels * count * 4)
     }
 
     /// No frames.

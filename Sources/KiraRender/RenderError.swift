@@ -23,6 +23,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case nonFinite(String, Double)
     /// The card's scale is not a finite number above 0.
     case invalidScale(Double)
+    /// A background colour channel is not a number in 0...1.
+    case invalidColor(SIMD3<Float>)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name) is \(value): it must be a finite number"
         case .invalidScale(let scale):
             "the card's scale must be a finite number above 0, not \(scale)"
+        case .invalidColor(let color):
+            "the background colour must have channels between 0 and 1, not \(color.x), \(color.y), \(color.z)"
         }
     }
 }
