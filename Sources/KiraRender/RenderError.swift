@@ -39,11 +39,24 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidImage(let name, let error):
             "the \(name): \(error)"
         case .nonFinite(let name, let value):
-            "\(name) is \(value): it must be a finite number"
+            "\(name) is \(Self.text(value)): it must be a finite number"
         case .invalidScale(let scale):
-            "the card's scale must be a finite number above 0, not \(scale)"
+            "the card's scale must be a finite number above 0, not \(Self.text(scale))"
         case .invalidColor(let color):
             "the background colour must have channels between 0 and 1, not \(color.x), \(color.y), \(color.z)"
         }
+    }
+}
+
+extension RenderError {
+    /// `value` as a message shows it. Embedded Swift's `Double` printing needs 128-bit
+    /// multiplication, which the WebAssembly build does not link: there it is printed as a
+    /// `Float` (exact for NaN and the infinities, which is what these messages mostly show).
+    static func text(_ value: Double) -> String {
+        #if arch(wasm32)
+        "\(Float(value))"
+        #else
+        "\(value)"
+        #endif
     }
 }
