@@ -5,7 +5,7 @@ import KiraImage
 ///
 /// The renderers and the types they take check every value a caller gives them (sizes, poses,
 /// scales, offsets, colours, images) and throw this error for one that is wrong, never trap:
-/// <doc:InputContract> in the ``/Kira`` documentation lists what is checked.
+/// the Input Contract article of the `Kira` documentation lists what is checked.
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The face normal is zero, infinite or NaN, so it has no direction.
     case invalidNormal(SIMD3<Float>)

@@ -83,7 +83,8 @@ public struct CanvasSettings: Sendable, Equatable {
     /// Places the card on `scenes`, the frames one canvas shows (a still, or every frame of an
     /// animation): their canvas size, and the card's scale and offset, the same for all
     /// (``/KiraRender/FrameScene/place(_:size:scale:fit:)``).
-    /// Throws what ``validate()`` and the placement refuse.
+    /// Throws when a value set directly as a property is outside its parameter's range, or when
+    /// the placement refuses the scenes.
     public func place(_ scenes: inout [FrameScene]) throws(RequestError) {
         try validate()
         do {
