@@ -292,7 +292,7 @@ let targets: [Target] = [
     .testTarget(name: "KiraFilesTests", dependencies: ["KiraFiles", "CKiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraImageTests", dependencies: ["KiraPNG", "KiraImage", "KiraFiles", "KiraArguments", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraFormatsTests", dependencies: ["KiraPNG", "KiraFormats", "KiraImage", "KiraFiles", "KiraTestSupport"], swiftSettings: nativeCPU),
-    .testTarget(name: "KiraRenderTests", dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraFiles", "KiraSamples"], swiftSettings: nativeCPU),
+    .testTarget(name: "KiraRenderTests", dependencies: ["KiraPipeline", "KiraPNG", "KiraRender", "KiraFiles", "KiraSamples", "KiraTestSupport"], swiftSettings: nativeCPU),
     .testTarget(name: "KiraAnimationTests", dependencies: ["KiraRequest", "KiraAnimation", "KiraImage"], swiftSettings: nativeCPU),
     .testTarget(
         name: "KiraCompareTests", dependencies: ["KiraPNG", "KiraCompare", "KiraRender", "KiraSamples", "KiraRequest", "KiraFormats"],

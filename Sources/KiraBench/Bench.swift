@@ -72,7 +72,12 @@ public struct Bench {
     /// card's resize can be skipped when the work is refused.
     public static func batches(width: Int, height: Int, frames: Int, budget: MemoryBudget) throws(RequestError) -> (Int, Int) {
         let face = MemoryBudget.imageBytes(width: width, height: height, channelBytes: 1)
-        let canvasSize = FrameScene.defaultCanvasSize(cardWidth: width, cardHeight: height)
+        let canvasSize: (width: Int, height: Int)
+        do {
+            canvasSize = try FrameScene.defaultCanvasSize(cardWidth: width, cardHeight: height)
+        } catch {
+            throw RequestError(error)
+        }
         let canvas = MemoryBudget.imageBytes(width: canvasSize.width, height: canvasSize.height, channelBytes: 1)
         let inputs = 4 * face  // the art and mask, and the sample card before resizing (at most their size)
         // A frame: its canvas and both faces shaded (as FrameRenderer.estimatedPeakBytes); the
@@ -152,7 +157,7 @@ public struct Bench {
         for threads in threadCounts where wants("simd") {
             let renderer = ShadeRenderer(threads: threads)
             renderer.recomputesNoiseTables = true
-            var output = RGBAImage<UInt8>(width: art.width, height: art.height)
+            var output = RGBAImage<UInt8>(sizeOf: art)
             try renderer.shade(art: art, mask: mask, normal: normals[0], parameters: parameters, into: &output)  // first touch
             try measure("simd", threads: threads, frames: normals.count) { tick in
                 for normal in normals {
@@ -166,7 +171,7 @@ public struct Bench {
         let normalBatches = self.normalBatches
         for threads in Set([1, maxThreads]).sorted() where wants("sweep") {
             let renderer = ShadeRenderer(threads: threads)
-            var stack = FrameStack<UInt8>(width: art.width, height: art.height, count: normalBatches[0].count)
+            var stack = try FrameStack<UInt8>(width: art.width, height: art.height, count: normalBatches[0].count)
             try renderer.shade(art: art, mask: mask, normals: Array(normalBatches[0]), parameters: parameters, into: &stack)
             try measure("sweep", threads: threads, frames: normals.count) { tick in
                 for batch in normalBatches {
@@ -179,16 +184,16 @@ public struct Bench {
         // On-screen frames: the card tilted by (6°, 0°) and flipped by 25°, shaded and projected with
         // perspective onto its default canvas (2340×3170 for a 1260×1760 card; Mpx/s counts card
         // pixels): the frame Tests/LLVMPipe/frame-rate.sh draws with llvmpipe as the anchor. Every frame shades the face again.
-        let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
+        let face = try CardFace(art: .rgba8(art), mask: .rgba8(mask))
         // `frame-scalar` is the same with the readable one-pixel-at-a-time projection, measured
         // only when asked for (`--path frame-scalar`).
-        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25), parameters: parameters)
+        let scene = try FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25), parameters: parameters)
         for (name, path) in [("frame", FrameRenderer.ProjectionPath.lanes), ("frame-scalar", .scalar)]
         where wants(name) && (name == "frame" || only.contains(name)) {
             for threads in Set([1, maxThreads]).sorted() {
                 let renderer = FrameRenderer(threads: threads)
                 renderer.projectionPath = path
-                var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+                var canvas = RGBAImage<UInt8>()
                 try renderer.render(scene, into: &canvas)
                 try measure(name, threads: threads, frames: normals.count) { tick in
                     for _ in 0..<normals.count {
@@ -209,7 +214,7 @@ public struct Bench {
             thumbnail.canvasHeight = max(1, scene.canvasHeight / 4)
             for threads in Set([1, maxThreads]).sorted() {
                 let renderer = FrameRenderer(threads: threads)
-                var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+                var canvas = RGBAImage<UInt8>()
                 try renderer.render(thumbnail, into: &canvas)
                 try measure("frame-thumbnail", threads: threads, frames: normals.count) { tick in
                     for _ in 0..<normals.count {
@@ -224,8 +229,8 @@ public struct Bench {
         // while the previous batch is encoded (`--compression fast`: igzip level 2, Paeth
         // filter) on other threads; against the same frames encoded one after the other on one
         // thread, the encoder alone (`encode-frames`).
-        let scenes = (0..<normals.count).map { k in
-            FrameScene(front: face, back: face, pose: CardPose(
+        let scenes = try (0..<normals.count).map { k throws(RenderError) in
+            try FrameScene(front: face, back: face, pose: CardPose(
                 tiltX: 4, tiltY: -10 + 20 * Double(k) / Double(max(1, normals.count - 1)), flip: 15), parameters: parameters)
         }
         let sequence = FramePipeline(threads: maxThreads, batchSize: sequenceBatch)

@@ -31,7 +31,8 @@ public enum DiffMap {
     private static func heatMap<X: FixedWidthInteger & UnsignedInteger, Y: FixedWidthInteger & UnsignedInteger>(
         _ xs: [X], _ xScale: Double, _ ys: [Y], _ yScale: Double, _ width: Int, _ height: Int, _ fullScale: Double
     ) -> RGBAImage<UInt8> {
-        var map = RGBAImage<UInt8>(width: width, height: height)
+        // The size of the images compared, which are within the limits.
+        var map = RGBAImage<UInt8>(checkedWidth: width, height: height)
         for p in 0..<(width * height) {
             var worst = 0.0
             for c in 0..<4 { worst = max(worst, abs(Double(xs[p * 4 + c]) / xScale - Double(ys[p * 4 + c]) / yScale)) }

@@ -17,9 +17,10 @@ public enum DiffMapLegend {
     package static let margin = 6, barTop = 5, barHeight = 9, textTop = 18, scale = 2
 
     /// `map` (a ``DiffMap/heatMap(_:_:fullScale:)`` made with `fullScale`) with the legend under it.
-    public static func appended(to map: RGBAImage<UInt8>, fullScale: Double = 16.0 / 255) -> RGBAImage<UInt8> {
+    /// Throws when that is over ``/KiraImage/ImageLimits/standard`` (a map 16384 pixels tall).
+    public static func appended(to map: RGBAImage<UInt8>, fullScale: Double = 16.0 / 255) throws(ImageError) -> RGBAImage<UInt8> {
         let width = max(map.width, minimumWidth)
-        var image = RGBAImage<UInt8>(width: width, height: map.height + height)
+        var image = try RGBAImage<UInt8>(width: width, height: map.height + height)
         for p in 0..<(width * image.height) { image.set(p, background) }
         for y in 0..<map.height {
             let source = y * map.width * 4

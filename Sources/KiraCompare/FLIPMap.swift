@@ -7,12 +7,13 @@ public enum FLIPMap {
     /// The memory of a map of `width` × `height` errors with its legend: as ``DiffMap``'s.
     public static func estimatedBytes(width: Int, height: Int) -> Int { DiffMap.estimatedBytes(width: width, height: height) }
 
-    /// The map of `errors` (row-major, `width × height`), with the legend under it.
-    public static func image(_ errors: [Float], width: Int, height: Int) -> RGBAImage<UInt8> {
+    /// The map of `errors` (row-major, `width × height`), with the legend under it. Throws when
+    /// the map with its legend is over ``/KiraImage/ImageLimits/standard``.
+    public static func image(_ errors: [Float], width: Int, height: Int) throws(ImageError) -> RGBAImage<UInt8> {
+        var map = try RGBAImage<UInt8>(width: width, height: height)
         precondition(errors.count == width * height, "one error a pixel")
-        var map = RGBAImage<UInt8>(width: width, height: height)
         for (p, e) in errors.enumerated() { map.set(p, color(for: e)) }
-        return legended(map)
+        return try legended(map)
     }
 
     /// The colour of error `e`: magma's entry `round(255 e)`.
@@ -22,10 +23,10 @@ public enum FLIPMap {
         return SIMD3(UInt8(rgb >> 16), UInt8((rgb >> 8) & 0xff), UInt8(rgb & 0xff))
     }
 
-    static func legended(_ map: RGBAImage<UInt8>) -> RGBAImage<UInt8> {
+    static func legended(_ map: RGBAImage<UInt8>) throws(ImageError) -> RGBAImage<UInt8> {
         typealias L = DiffMapLegend
         let width = Swift.max(map.width, L.minimumWidth)
-        var image = RGBAImage<UInt8>(width: width, height: map.height + L.height)
+        var image = try RGBAImage<UInt8>(width: width, height: map.height + L.height)
         for p in 0..<(width * image.height) { image.set(p, L.background) }
         for y in 0..<map.height {
             let source = y * map.width * 4

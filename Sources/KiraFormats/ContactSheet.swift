@@ -56,7 +56,7 @@ public enum ContactSheet {
         let columns = min(columns, frames.count), rows = (frames.count + columns - 1) / columns
         let width = gap + columns * (cellWidth + gap)
         let height = gap + rows * (cellHeight + labelHeight + gap)
-        var sheet = RGBAImage<UInt8>(width: width, height: height)
+        var sheet = try RGBAImage<UInt8>.zeroed(width: width, height: height, path: "<contact sheet>")
         for i in stride(from: 0, to: sheet.channels.count, by: 4) {
             sheet.channels[i] = background.x
             sheet.channels[i + 1] = background.y

@@ -59,7 +59,7 @@ public enum JPEGCodec {
             failureMessage { kira_jpeg_decode(data.baseAddress, data.count, &width, &height, &pixels, &icc, $0) }
         }
         if let failure { throw ImageFileError(path: name, reason: failure) }
-        return (RGBAImage(width: Int(width), height: Int(height), channels: pixels.take()), icc.take())
+        return (try .decoded(width: Int(width), height: Int(height), channels: pixels.take(), path: name), icc.take())
     }
 }
 

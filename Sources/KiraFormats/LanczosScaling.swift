@@ -10,8 +10,11 @@ extension RGBAImage {
     /// transparent pixels (whatever colour they store) do not bleed into their neighbours: an
     /// 8-bit image is premultiplied into 16 bits for that, so no precision is lost; an opaque image
     /// is scaled as stored. The same size returns the image unchanged.
+    /// Throws when the new size has no pixels or is over ``/KiraImage/ImageLimits/standard``.
     public func lanczosScaled(width newWidth: Int, height newHeight: Int) throws(ImageFileError) -> RGBAImage {
-        precondition(newWidth > 0 && newHeight > 0, "the new size must not be empty")
+        guard newWidth > 0, newHeight > 0 else {
+            throw ImageFileError(path: "<scaler>", .empty(width: newWidth, height: newHeight))
+        }
         if newWidth == width && newHeight == height { return self }
         if isOpaque { return try Self.scale(self, width: newWidth, height: newHeight, bilinear: false) }
         let premultiplied = Premultiplied.of(self)
@@ -29,7 +32,7 @@ extension RGBAImage {
     }
 
     private static func scale(_ image: RGBAImage, width: Int, height: Int, bilinear: Bool) throws(ImageFileError) -> RGBAImage {
-        var output = RGBAImage(width: width, height: height)
+        var output = try RGBAImage.zeroed(width: width, height: height, path: "<scaler>")
         let failure = image.channels.withUnsafeBytes { source in
             output.channels.withUnsafeMutableBytes { target in
                 failureMessage {
@@ -47,7 +50,7 @@ extension RGBAImage {
 private enum Premultiplied {
     static func of<C: ImageChannel>(_ image: RGBAImage<C>) -> RGBAImage<UInt16> {
         let max = UInt64(C.max)
-        var output = RGBAImage<UInt16>(width: image.width, height: image.height)
+        var output = RGBAImage<UInt16>(sizeOf: image)
         image.channels.withUnsafeBufferPointer { s in
             output.channels.withUnsafeMutableBufferPointer { d in
                 for i in stride(from: 0, to: s.count, by: 4) {
@@ -63,7 +66,7 @@ private enum Premultiplied {
 
     static func straight<C: ImageChannel>(_ image: RGBAImage<UInt16>, as: C.Type) -> RGBAImage<C> {
         let max = UInt64(C.max)
-        var output = RGBAImage<C>(width: image.width, height: image.height)
+        var output = RGBAImage<C>(sizeOf: image)
         image.channels.withUnsafeBufferPointer { s in
             output.channels.withUnsafeMutableBufferPointer { d in
                 for i in stride(from: 0, to: s.count, by: 4) {

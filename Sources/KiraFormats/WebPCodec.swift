@@ -57,6 +57,6 @@ public enum WebPCodec {
             failureMessage { kira_webp_decode(data.baseAddress, data.count, &width, &height, &pixels, $0) }
         }
         if let failure { throw ImageFileError(path: name, reason: failure) }
-        return RGBAImage(width: Int(width), height: Int(height), channels: pixels.take())
+        return try .decoded(width: Int(width), height: Int(height), channels: pixels.take(), path: name)
     }
 }

@@ -100,14 +100,14 @@ extension RGBAImage {
     /// The pixels of `region`, which must lie inside the image, as an image of its own.
     public func cropped(to region: ImageRegion) -> RGBAImage {
         precondition(holds(region), "the rectangle must lie inside the image")
-        guard !region.isEmpty else { return RGBAImage(width: 0, height: 0) }
+        guard !region.isEmpty else { return RGBAImage() }
         if region.width == width, region.height == height { return self }
         let count = region.width * region.height * 4
         let out = [Channel](unsafeUninitializedCapacity: count) { buffer, initialized in
             copyChannels(of: region, into: buffer)
             initialized = count
         }
-        return RGBAImage(width: region.width, height: region.height, channels: out)
+        return RGBAImage(checkedWidth: region.width, height: region.height, channels: out)
     }
 
     /// Copies the channels of `region`, which must lie inside the image, to the start of

@@ -29,26 +29,69 @@ public struct RGBAImage<Channel: ImageChannel>: Sendable, Equatable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    /// `width * height * 4` channel values.
+    /// `width * height * 4` channel values. Renderers refuse an image whose channels were
+    /// changed to another count (``checkChannels()``).
     public var channels: [Channel]
 
     /// A `width` × `height` image with every channel zero (transparent black).
+    ///
+    /// Throws, before anything is allocated, when a side is negative or the size is over
+    /// ``ImageLimits/standard``.
     @inlinable
-    public init(width: Int, height: Int) {
-        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
-        self.width = width
-        self.height = height
-        self.channels = Channel.zeroed(count: width * height * 4)
+    public init(width: Int, height: Int) throws(ImageError) {
+        try ImageLimits.standard.check(width: width, height: height)
+        self.init(checkedWidth: width, height: height)
     }
 
     /// An image over existing channel values; `channels.count` must be `width * height * 4`.
+    ///
+    /// Throws when a side is negative, the size is over ``ImageLimits/standard``, or the count
+    /// does not match.
     @inlinable
-    public init(width: Int, height: Int, channels: [Channel]) {
-        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
-        precondition(channels.count == width * height * 4, "channel count does not match the size")
+    public init(width: Int, height: Int, channels: [Channel]) throws(ImageError) {
+        try ImageLimits.standard.check(width: width, height: height)
+        guard channels.count == width * height * 4 else {
+            throw .channelCount(width: width, height: height, count: channels.count)
+        }
+        self.init(checkedWidth: width, height: height, channels: channels)
+    }
+
+    /// The empty image, 0 × 0: what a renderer is given to size as it needs.
+    @inlinable
+    public init() {
+        self.init(checkedWidth: 0, height: 0, channels: [])
+    }
+
+    /// An image of the size of `other` with every channel zero: a size another image has is
+    /// within the limits, so this cannot fail.
+    @inlinable
+    public init<Other: ImageChannel>(sizeOf other: RGBAImage<Other>) {
+        self.init(checkedWidth: other.width, height: other.height)
+    }
+
+    /// A zeroed image whose size the caller has checked against ``ImageLimits/standard`` (or
+    /// taken from an image, which was).
+    @inlinable
+    package init(checkedWidth width: Int, height: Int) {
+        self.init(checkedWidth: width, height: height, channels: Channel.zeroed(count: width * height * 4))
+    }
+
+    /// An image over channel values whose count the caller has checked against its size.
+    @inlinable
+    package init(checkedWidth width: Int, height: Int, channels: [Channel]) {
         self.width = width
         self.height = height
         self.channels = channels
+    }
+
+    /// Throws when ``channels`` no longer holds `width × height × 4` values: it is a public
+    /// variable, and the renderers read the channels by the size. What every renderer checks
+    /// before it reads an image.
+    @inlinable
+    public func checkChannels() throws(ImageError) {
+        guard channels.count == width * height * 4 else {
+            throw .channelCount(width: width, height: height, count: channels.count)
+        }
     }
 
     /// Bits per channel.
@@ -104,7 +147,7 @@ public enum AnyRGBAImage: Sendable, Equatable {
             return image
         case .rgba16(let image):
             return RGBAImage<UInt8>(
-                width: image.width, height: image.height,
+                checkedWidth: image.width, height: image.height,
                 channels: image.channels.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
         }
     }
@@ -114,7 +157,7 @@ public enum AnyRGBAImage: Sendable, Equatable {
         switch self {
         case .rgba8(let image):
             return RGBAImage<UInt16>(
-                width: image.width, height: image.height,
+                checkedWidth: image.width, height: image.height,
                 channels: image.channels.map { UInt16($0) &* 257 })
         case .rgba16(let image):
             return image

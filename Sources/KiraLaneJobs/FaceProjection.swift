@@ -47,8 +47,12 @@ package struct FaceProjection {
         }
         let low = corners.reduce(corners[0]) { pointwiseMin($0, $1) }
         let high = corners.reduce(corners[0]) { pointwiseMax($0, $1) }
-        let x0 = max(0, Int(low.x.rounded(.down))), x1 = min(canvas.x, Int(high.x.rounded(.up)) + 1)
-        let y0 = max(0, Int(low.y.rounded(.down))), y1 = min(canvas.y, Int(high.y.rounded(.up)) + 1)
+        // Clamped to the canvas as doubles, then converted: a card scaled or thrown far has
+        // corners beyond any Int, where the conversion traps (the same rows and columns otherwise).
+        guard low.x.isFinite, low.y.isFinite, high.x.isFinite, high.y.isFinite else { return nil }
+        func clamped(_ value: Double, _ limit: Int) -> Int { Int(max(0, min(Double(limit), value))) }
+        let x0 = clamped(low.x.rounded(.down), canvas.x), x1 = clamped(high.x.rounded(.up) + 1, canvas.x)
+        let y0 = clamped(low.y.rounded(.down), canvas.y), y1 = clamped(high.y.rounded(.up) + 1, canvas.y)
         guard x0 < x1, y0 < y1 else { return nil }
         self.inverse = inverse
         self.faceSize = faceSize

@@ -87,7 +87,7 @@ public final class AnimationJob {
         }
         ffmpeg = outputs.videos.isEmpty ? nil : try FFmpegProgram.locate(explicit: outputs.ffmpeg)
         let card = try request.card.load(budget: budget)
-        let scenes = request.scenes(for: timing, card: card, drag: drag)
+        let scenes = try request.scenes(for: timing, card: card, drag: drag)
         var notes = request.notes(for: timing).map { Note(kind: .clip, text: $0) }
         if let text = card.assumptions(showing: scenes.reduce(into: Set<CardSide>()) { $0.formUnion($1.visibleSides) }) {
             notes.append(Note(kind: .card, text: text))

@@ -24,7 +24,7 @@ public enum FoilGallery {
         for foil in Foil.all {
             var look = parameters
             look.foil = foil
-            let scenes = tilts.map { tilt in scene(front: front, back: back, tilt: tilt, parameters: look) }
+            let scenes = try tilts.map { tilt throws(RenderError) in try scene(front: front, back: back, tilt: tilt, parameters: look) }
             try renderer.render(scenes, into: &frames)
             let size = ContactSheet.cellSize(frameWidth: frames[0].width, frameHeight: frames[0].height, cellWidth: cellWidth)
             for (row, frame) in frames.enumerated() {
@@ -35,18 +35,20 @@ public enum FoilGallery {
                                  timed: false)
     }
 
-    /// The card at `tilt` on a transparent canvas a little larger than it.
-    static func scene(front: CardFace, back: CardFace, tilt: SIMD2<Double>, parameters: KiraParameters) -> FrameScene {
+    /// The card at `tilt` on a transparent canvas a little larger than it; throws when that is
+    /// over the image limits.
+    static func scene(front: CardFace, back: CardFace, tilt: SIMD2<Double>, parameters: KiraParameters) throws(RenderError) -> FrameScene {
         let width = front.art.width, height = front.art.height
         let room = { (side: Int) in side + 2 * Int((Double(side) * margin).rounded()) }
-        return FrameScene(front: front, back: back, pose: CardPose(tiltX: tilt.x, tiltY: tilt.y),
-                          canvasSize: (room(width), room(height)), parameters: parameters)
+        return try FrameScene(front: front, back: back, pose: CardPose(tiltX: tilt.x, tiltY: tilt.y),
+                              canvasSize: (room(width), room(height)), parameters: parameters)
     }
 
     /// The most bytes ``render(front:back:parameters:cellWidth:renderer:)`` holds at once: a row's
-    /// frames (canvases and shaded faces) and the sheet's cells.
-    public static func estimatedPeakBytes(front: CardFace, back: CardFace, cellWidth: Int = 240) -> Int {
-        let scene = scene(front: front, back: back, tilt: .zero, parameters: .seed)
+    /// frames (canvases and shaded faces) and the sheet's cells. Throws what the render would
+    /// refuse first: a card whose canvas is over the image limits.
+    public static func estimatedPeakBytes(front: CardFace, back: CardFace, cellWidth: Int = 240) throws(RenderError) -> Int {
+        let scene = try scene(front: front, back: back, tilt: .zero, parameters: .seed)
         let cell = ContactSheet.cellSize(frameWidth: scene.canvasWidth, frameHeight: scene.canvasHeight, cellWidth: cellWidth)
         let cells = Foil.all.count * tilts.count
         return FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: 1, frames: tilts.count)

@@ -144,13 +144,22 @@ public enum PNGCodec {
                     path: name,
                     reason: "image is \(width)×\(height), over the limit of \(limits.maxPixels) pixels")
             }
+            // libpng refused sides over `limits.maxSide`; the image types refuse what is over the
+            // library's own limits (a caller's `limits` may be larger) before allocating.
+            func image<C: ImageChannel>(_: C.Type) throws(ImageFileError) -> RGBAImage<C> {
+                do {
+                    return try RGBAImage<C>(width: width, height: height)
+                } catch {
+                    throw ImageFileError(path: name, reason: "\(error)")
+                }
+            }
             if header.output_depth == 16 {
-                var image = RGBAImage<UInt16>(width: width, height: height)
+                var image = try image(UInt16.self)
                 try read(decoder, into: &image, name: name)
                 return PNGFile(image: .rgba16(image), hasAlpha: header.has_alpha != 0, isGray: header.file_color_type & 2 == 0 && header.file_color_type != 3,
                                colorChunks: PNGColorChunks.read(bytes))
             } else {
-                var image = RGBAImage<UInt8>(width: width, height: height)
+                var image = try image(UInt8.self)
                 try read(decoder, into: &image, name: name)
                 return PNGFile(image: .rgba8(image), hasAlpha: header.has_alpha != 0, isGray: header.file_color_type & 2 == 0 && header.file_color_type != 3,
                                colorChunks: PNGColorChunks.read(bytes))

@@ -71,6 +71,9 @@ public final class FrameRenderer {
 
     /// Renders `scene` into `output`, which takes the canvas size. Once the sizes are settled,
     /// a frame allocates nothing.
+    ///
+    /// Throws, before anything is allocated or drawn, what ``FrameScene/validate()`` refuses
+    /// (the scene's properties are variables: they are checked here whatever made them).
     public func render<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
         drawnRegions.removeAll(keepingCapacity: true)
         try renderFrame(scene, into: &output)
@@ -78,7 +81,7 @@ public final class FrameRenderer {
 
     /// ``render(_:into:)``, adding to ``drawnRegions``.
     private func renderFrame<Out: LaneChannel>(_ scene: FrameScene, into output: inout RGBAImage<Out>) throws(RenderError) {
-        guard scene.canvasWidth > 0, scene.canvasHeight > 0 else { throw RenderError.emptyImage("canvas") }
+        try scene.validate()
         let buffers: FaceBuffers<Out> = faceBuffers()
         try withUnsafePointer(to: scene) { (scene) throws(RenderError) in
             try shade(UnsafeBufferPointer(start: scene, count: 1), into: buffers)
@@ -93,16 +96,18 @@ public final class FrameRenderer {
     /// animation do), each side is shaded for all the frames in one sweep
     /// (``ShadeRenderer/shade(art:mask:foilMap:normals:parameters:premultiplied:into:)``), so the work that
     /// does not depend on the tilt is done once per pixel for the whole batch.
+    ///
+    /// Throws, before anything is drawn, what ``FrameScene/validate()`` refuses in any scene.
     public func render<Out: LaneChannel>(_ scenes: [FrameScene], into outputs: inout [RGBAImage<Out>]) throws(RenderError) {
         drawnRegions.removeAll(keepingCapacity: true)
         guard let first = scenes.first else {
             outputs = []
             return
         }
-        for scene in scenes where scene.canvasWidth <= 0 || scene.canvasHeight <= 0 { throw RenderError.emptyImage("canvas") }
+        for scene in scenes { try scene.validate() }
         // Canvases already there are kept (and reused when of the right size).
         if outputs.count > scenes.count { outputs.removeLast(outputs.count - scenes.count) }
-        while outputs.count < scenes.count { outputs.append(RGBAImage(width: 0, height: 0)) }
+        while outputs.count < scenes.count { outputs.append(RGBAImage()) }
         guard scenes.allSatisfy({ $0.sharesFaces(with: first) }) else {
             // Faces differ: no sweep to share, render the scenes one by one.
             for (i, scene) in scenes.enumerated() { try renderFrame(scene, into: &outputs[i]) }
@@ -154,8 +159,11 @@ public final class FrameRenderer {
         let card = SIMD2(Double(scene.front.art.width), Double(scene.front.art.height))
         projections.removeAll(keepingCapacity: true)
         faces.removeAll(keepingCapacity: true)
-        if output.width != scene.canvasWidth || output.height != scene.canvasHeight {
-            output = RGBAImage(width: scene.canvasWidth, height: scene.canvasHeight)
+        // The channel count too: a caller's canvas whose channels were changed is made anew, not
+        // written past its end.
+        if output.width != scene.canvasWidth || output.height != scene.canvasHeight
+            || output.channels.count != scene.canvasWidth * scene.canvasHeight * 4 {
+            output = RGBAImage(checkedWidth: scene.canvasWidth, height: scene.canvasHeight)
         }
         buffers.stacks[0].channels.withUnsafeBufferPointer { frontChannels in
             buffers.stacks[1].channels.withUnsafeBufferPointer { backChannels in
@@ -202,7 +210,7 @@ public final class FrameRenderer {
                              premultiplied: true, into: &stack)
         case .reference:
             if stack.width != art.width || stack.height != art.height || stack.count != normals.count {
-                stack = FrameStack(width: art.width, height: art.height, count: normals.count)
+                stack = try FrameStack(art: art, count: normals.count)
             }
             for (k, normal) in normals.enumerated() {
                 let face = try ReferenceRenderer.shade(art: art, mask: mask, foilMap: foilMap, normal: normal,
@@ -268,6 +276,6 @@ private struct Sweep<Out: LaneChannel>: ArtMaskConsumer {
 
 /// The shaded faces of a batch of frames (front, back), kept between batches.
 private final class FaceBuffers<C: ImageChannel> {
-    var stacks = [FrameStack<C>(width: 0, height: 0, count: 0), FrameStack<C>(width: 0, height: 0, count: 0)]
+    var stacks = [FrameStack<C>(), FrameStack<C>()]
 }
 

@@ -80,8 +80,17 @@ extension FrameScene {
     ///   fills `size`, centred, less ``fitMargin`` on every side (``fitting(_:canvasWidth:canvasHeight:)``);
     ///   a face seen edge-on in every frame fits the card at rest.
     /// - Otherwise the card at `scale` (nil is 1) in the middle of `size`.
-    public static func place(_ scenes: inout [FrameScene], size: (width: Int, height: Int)?, scale: Double?, fit: Bool) {
+    ///
+    /// Throws, leaving `scenes` as they were, when a scene's faces, pose, background or
+    /// parameters cannot be drawn (``validate()``), when `size` has no pixels or is over
+    /// ``/KiraImage/ImageLimits/standard``, when `scale` is not a finite number above 0, or when
+    /// the scaled default canvas is over the limits.
+    public static func place(_ scenes: inout [FrameScene], size: (width: Int, height: Int)?, scale: Double?,
+                             fit: Bool) throws(RenderError) {
         guard let first = scenes.first else { return }
+        for scene in scenes { try scene.validateContent() }
+        if let size { try checkCanvas(width: size.width, height: size.height) }
+        if let scale, !(scale.isFinite && scale > 0) { throw .invalidScale(scale) }
         let card = (width: first.front.art.width, height: first.front.art.height)
         let placed: (size: (width: Int, height: Int), scale: Double, offset: SIMD2<Double>)
         if let size {
@@ -95,13 +104,17 @@ extension FrameScene {
                 placed = (size, scale ?? 1, .zero)
             }
         } else {
-            let room = defaultCanvasSize(cardWidth: card.width, cardHeight: card.height)
+            let room = try defaultCanvasSize(cardWidth: card.width, cardHeight: card.height)
             if let scale, scale != 1 {
-                placed = ((max(1, Int((Double(room.width) * scale).rounded())), max(1, Int((Double(room.height) * scale).rounded()))), scale, .zero)
+                placed = (try scaledCanvas(room, by: scale), scale, .zero)
             } else {
                 placed = (room, 1, .zero)
             }
         }
+        // A fitted offset comes from the faces' corners, which a pose that nearly reaches the
+        // eye throws far: refused here rather than by the renderer, under another name.
+        try requireFinite(placed.offset.x, "cardOffset.x")
+        try requireFinite(placed.offset.y, "cardOffset.y")
         for i in scenes.indices {
             scenes[i].canvasWidth = placed.size.width
             scenes[i].canvasHeight = placed.size.height
@@ -110,14 +123,30 @@ extension FrameScene {
         }
     }
 
+    /// The default canvas `room` scaled by `scale` (finite, above 0), at least a pixel a side;
+    /// throws when it is over the limits. The sides are compared as doubles first: a large scale
+    /// would not fit in an `Int`.
+    private static func scaledCanvas(_ room: (width: Int, height: Int), by scale: Double) throws(RenderError) -> (width: Int, height: Int) {
+        let width = (Double(room.width) * scale).rounded(), height = (Double(room.height) * scale).rounded()
+        let maxSide = Double(ImageLimits.standard.maxSide)
+        guard width <= maxSide, height <= maxSide else {
+            func side(_ value: Double) -> Int { value <= maxSide ? Int(value) : ImageLimits.standard.maxSide + 1 }
+            throw .invalidImage("canvas", .tooLarge(width: side(width), height: side(height), limits: .standard))
+        }
+        let size = (width: max(1, Int(width)), height: max(1, Int(height)))
+        try checkCanvas(width: size.width, height: size.height)
+        return size
+    }
+
     /// The frame of `front` and `back` at `pose`, placed on its canvas as
     /// ``place(_:size:scale:fit:)`` places a still: what `kira render` draws for these values.
+    /// Throws what ``place(_:size:scale:fit:)`` and ``init(front:back:pose:canvasSize:background:visibility:parameters:rotationConvention:)`` throw.
     public static func placed(front: CardFace, back: CardFace, pose: CardPose, size: (width: Int, height: Int)?,
                               scale: Double?, fit: Bool, background: FrameBackground, visibility: FaceVisibility,
-                              parameters: KiraParameters, rotationConvention: Rotation.Convention) -> FrameScene {
-        var scenes = [FrameScene(front: front, back: back, pose: pose, canvasSize: (1, 1), background: background,
-                                 visibility: visibility, parameters: parameters, rotationConvention: rotationConvention)]
-        place(&scenes, size: size, scale: scale, fit: fit)
+                              parameters: KiraParameters, rotationConvention: Rotation.Convention) throws(RenderError) -> FrameScene {
+        var scenes = [try FrameScene(front: front, back: back, pose: pose, canvasSize: (1, 1), background: background,
+                                     visibility: visibility, parameters: parameters, rotationConvention: rotationConvention)]
+        try place(&scenes, size: size, scale: scale, fit: fit)
         return scenes[0]
     }
 }

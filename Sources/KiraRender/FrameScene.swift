@@ -10,10 +10,36 @@ public struct CardFace: Sendable {
     /// mask's): any size of the art's aspect ratio (``FaceMapShape``).
     public var foilMap: AnyRGBAImage?
 
-    public init(art: AnyRGBAImage, mask: AnyRGBAImage, foilMap: AnyRGBAImage? = nil) {
+    /// A face of these images; throws when one cannot be shaded (``validate()``).
+    public init(art: AnyRGBAImage, mask: AnyRGBAImage, foilMap: AnyRGBAImage? = nil) throws(RenderError) {
+        self.init(checkedArt: art, mask: mask, foilMap: foilMap)
+        try validate()
+    }
+
+    /// A face whose images the caller knows to be valid (the built-in card's).
+    package init(checkedArt art: AnyRGBAImage, mask: AnyRGBAImage, foilMap: AnyRGBAImage? = nil) {
         self.art = art
         self.mask = mask
         self.foilMap = foilMap
+    }
+
+    /// Throws when the face cannot be shaded: its art or mask has no pixels, an image's channels
+    /// no longer match its size, or the foil map is empty or not of the art's aspect ratio.
+    public func validate() throws(RenderError) {
+        try validate(side: "")
+    }
+
+    /// ``validate()``, naming the images after `side` ("front art") when it is not empty.
+    func validate(side: String) throws(RenderError) {
+        func name(_ image: String) -> String { side.isEmpty ? image : side + " " + image }
+        try art.checkChannels(name("art"))
+        try mask.checkChannels(name("mask"))
+        guard art.width > 0, art.height > 0 else { throw .emptyImage(name("art")) }
+        guard mask.width > 0, mask.height > 0 else { throw .emptyImage(name("mask")) }
+        if let foilMap {
+            try foilMap.checkChannels(name("foil map"))
+            try FaceMapShape.check(foilMap, art: SIMD2(art.width, art.height))
+        }
     }
 
     /// The bytes of the face's images (a foil map that is the art's own buffer counted once).
@@ -69,30 +95,98 @@ public struct FrameScene: Sendable {
     /// centres what it draws, not the card at rest (``fitting(_:canvasWidth:canvasHeight:)``).
     public var cardOffset = SIMD2<Double>.zero
 
-    /// A scene with the card centred on a canvas that fits it tilted by up to ±45°.
+    /// A scene with the card centred on a canvas that fits it tilted by up to ±45°, or on a
+    /// canvas of `canvasSize`. Throws when the scene cannot be drawn (``validate()``).
     public init(front: CardFace, back: CardFace, pose: CardPose = CardPose(),
                 canvasSize: (width: Int, height: Int)? = nil, background: FrameBackground = .transparent,
                 visibility: FaceVisibility = .orientation, parameters: KiraParameters = .seed,
-                rotationConvention: Rotation.Convention = .seed) {
+                rotationConvention: Rotation.Convention = .seed) throws(RenderError) {
         self.front = front
         self.back = back
         self.pose = pose
-        let size = canvasSize ?? Self.defaultCanvasSize(cardWidth: front.art.width, cardHeight: front.art.height)
-        canvasWidth = size.width
-        canvasHeight = size.height
+        canvasWidth = canvasSize?.width ?? 1
+        canvasHeight = canvasSize?.height ?? 1
         self.background = background
         self.visibility = visibility
         self.parameters = parameters
         self.rotationConvention = rotationConvention
+        // The faces first: the default canvas is measured from the front's art.
+        try validateContent()
+        if canvasSize == nil {
+            (canvasWidth, canvasHeight) = try Self.defaultCanvasSize(cardWidth: front.art.width, cardHeight: front.art.height)
+        }
+        try validatePlacement()
+    }
+
+    /// Throws when the scene cannot be drawn: what ``CardFace/validate()`` refuses in either face;
+    /// a pose, flip angle or offset that is NaN or infinite; a background colour outside 0...1; a scale that is not a
+    /// finite number above 0; a canvas with no pixels or over ``/KiraImage/ImageLimits/standard``;
+    /// parameters out of their ranges. ``FrameRenderer`` checks every scene it is given.
+    public func validate() throws(RenderError) {
+        try validateContent()
+        try validatePlacement()
+    }
+
+    /// The checks of ``validate()`` that do not depend on where the card is placed: the faces,
+    /// the pose, the background, the visibility and the parameters.
+    func validateContent() throws(RenderError) {
+        try front.validate(side: "front")
+        try back.validate(side: "back")
+        try requireFinite(pose.tiltX, "pose.tiltX")
+        try requireFinite(pose.tiltY, "pose.tiltY")
+        try requireFinite(pose.flip, "pose.flip")
+        try requireFinite(pose.flipPerspective, "pose.flipPerspective")
+        try requireFinite(pose.tiltPerspective, "pose.tiltPerspective")
+        // The compositor blends the colour as it is: outside 0...1 it is no colour.
+        if case .color(let color) = background,
+           !(0...1).contains(color.x) || !(0...1).contains(color.y) || !(0...1).contains(color.z) {
+            throw .invalidColor(color)
+        }
+        if case .separateFaces(let front, let back) = visibility {
+            try requireFinite(front, "visibility.front")
+            try requireFinite(back, "visibility.back")
+        }
+        if let problem = parameters.problem { throw .invalidParameters(problem) }
+    }
+
+    /// The checks of ``validate()`` of the canvas and the card's place on it.
+    func validatePlacement() throws(RenderError) {
+        try Self.checkCanvas(width: canvasWidth, height: canvasHeight)
+        guard cardScale.isFinite, cardScale > 0 else { throw .invalidScale(cardScale) }
+        try requireFinite(cardOffset.x, "cardOffset.x")
+        try requireFinite(cardOffset.y, "cardOffset.y")
+    }
+
+    /// Refuses a canvas with a negative side or over the limits, then one with no pixels (as
+    /// before the limits were the library's: ``RenderError/emptyImage(_:)``).
+    static func checkCanvas(width: Int, height: Int) throws(RenderError) {
+        do {
+            try ImageLimits.standard.check(width: width, height: height)
+        } catch {
+            throw .invalidImage("canvas", error)
+        }
+        guard width > 0, height > 0 else { throw .emptyImage("canvas") }
     }
 
     /// The smallest canvas (with the card's parity, so the card sits on whole pixels) that holds
     /// the card tilted by up to ±45° about x and y with the default perspective, within
-    /// `limits` (Kira's image limits by default, so that Kira can read what it writes): a card
-    /// too large for that gets the room that fits, its margins shrunk alike on both axes (a
-    /// strong tilt may then leave the canvas), never less than the card itself.
+    /// `limits` (Kira's image limits by default, so that Kira can read what it writes; limits
+    /// beyond ``/KiraImage/ImageLimits/standard`` are taken as it): a card too large for that
+    /// gets the room that fits, its margins shrunk alike on both axes (a strong tilt may then
+    /// leave the canvas), never less than the card itself. Throws when the card has no pixels or
+    /// is over the standard limits.
     public static func defaultCanvasSize(cardWidth: Int, cardHeight: Int,
-                                         limits: ImageLimits = .standard) -> (width: Int, height: Int) {
+                                         limits: ImageLimits = .standard) throws(RenderError) -> (width: Int, height: Int) {
+        do {
+            try ImageLimits.standard.check(width: cardWidth, height: cardHeight)
+        } catch {
+            throw .invalidImage("card", error)
+        }
+        guard cardWidth > 0, cardHeight > 0 else { throw .emptyImage("card") }
+        // Within the standard limits, every sum and product below fits in an Int.
+        let standard = ImageLimits.standard
+        let limits = ImageLimits(maxSide: min(max(limits.maxSide, 1), standard.maxSide),
+                                 maxPixels: min(max(limits.maxPixels, 1), standard.maxPixels))
         let full = roomForTilt(cardWidth: cardWidth, cardHeight: cardHeight)
         func size(_ share: Double) -> (width: Int, height: Int) {
             func side(_ room: Int, _ card: Int) -> Int {
@@ -135,8 +229,10 @@ public struct FrameScene: Sendable {
     }
 
     /// Where the card's top-left corner sits on the canvas: centred, on whole pixels.
+    /// Wrapping subtraction: the sizes are variables, and a scene that ``validate()`` refuses must
+    /// not trap here either (a valid scene's sizes are far from overflowing).
     public var cardOrigin: SIMD2<Int> {
-        SIMD2((canvasWidth - front.art.width) / 2, (canvasHeight - front.art.height) / 2)
+        SIMD2((canvasWidth &- front.art.width) / 2, (canvasHeight &- front.art.height) / 2)
     }
 
     /// The faces to draw, bottom first (``FaceVisibility``'s policy), mapped onto the canvas.
@@ -153,6 +249,27 @@ extension FrameScene {
         front.sharesBuffers(with: other.front) && back.sharesBuffers(with: other.back)
             && parameters == other.parameters
     }
+}
+
+extension AnyRGBAImage {
+    /// Throws when the channels no longer match the size (``/KiraImage/RGBAImage/checkChannels()``),
+    /// naming the image `name`.
+    func checkChannels(_ name: String) throws(RenderError) {
+        do {
+            switch self {
+            case .rgba8(let image): try image.checkChannels()
+            case .rgba16(let image): try image.checkChannels()
+            }
+        } catch {
+            throw .invalidImage(name, error)
+        }
+    }
+}
+
+/// Throws when `value`, the property `name`, is NaN or infinite.
+@inline(__always)
+func requireFinite(_ value: Double, _ name: String) throws(RenderError) {
+    guard value.isFinite else { throw .nonFinite(name, value) }
 }
 
 extension CardFace {

@@ -21,10 +21,7 @@ public enum ReferenceRenderer {
         parameters: KiraParameters = .seed, premultiplied: Bool = false, as: Out.Type
     ) throws(RenderError) -> RGBAImage<Out> {
         guard KiraUniforms.isValidNormal(normal) else { throw RenderError.invalidNormal(normal) }
-        guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
-        guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
-        if let problem = parameters.problem { throw RenderError.invalidParameters(problem) }
-        try FaceMapShape.check(foilMap, art: SIMD2(art.width, art.height))
+        try ShadeRenderer.validate(art: art, mask: mask, foilMap: foilMap, parameters: parameters)
         let shading = Shading(art: art, mask: mask, foilMap: foilMap, normal: normal, parameters: parameters,
                               premultiplied: premultiplied)
         return FoilRegistry.with(parameters.foil, ShadeWithFoil<In, M, Out>(shading: shading))
@@ -43,7 +40,7 @@ public enum ReferenceRenderer {
         func shade<F: FoilShader, Out: LaneChannel>(_: F.Type, as: Out.Type) -> RGBAImage<Out> {
             let size = SIMD2(Float(art.width), Float(art.height))
             let glare = parameters.glare > 0 ? Glare.frame(normal: normal, size: size, strength: parameters.glare) : nil
-            var output = RGBAImage<Out>(width: art.width, height: art.height)
+            var output = RGBAImage<Out>(sizeOf: art)
             for y in 0..<art.height {
                 for x in 0..<art.width {
                     let position = SIMD2(Float(x) + 0.5, Float(y) + 0.5)

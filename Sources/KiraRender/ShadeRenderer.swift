@@ -32,10 +32,11 @@ public final class ShadeRenderer {
     /// - Parameters:
     ///   - threads: worker threads (default: one per processor).
     ///   - tileRows: pixel rows per tile (default 16: about 100 µs of work per tile for a card,
-    ///     enough to amortise scheduling and small enough to balance two cores).
+    ///     enough to amortise scheduling and small enough to balance two cores), taken into
+    ///     1...16384: no image is taller, and the tile count's arithmetic must not overflow.
     public init(threads: Int = TileScheduler.processorCount, tileRows: Int = 16) {
         scheduler = TileScheduler(workers: threads)
-        self.tileRows = max(1, tileRows)
+        self.tileRows = min(max(1, tileRows), ImageLimits.standard.maxSide)
     }
 
     /// Shades `art` with the mask `mask` for a face of normal `normal`, into `output`.
@@ -49,10 +50,12 @@ public final class ShadeRenderer {
         art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage? = nil, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, into output: inout RGBAImage<Out>
     ) throws(RenderError) {
-        try validate(art: art, mask: mask, foilMap: foilMap, parameters: parameters)
+        try Self.validate(art: art, mask: mask, foilMap: foilMap, parameters: parameters)
         guard KiraUniforms.isValidNormal(normal) else { throw RenderError.invalidNormal(normal) }
-        if output.width != art.width || output.height != art.height {
-            output = RGBAImage(width: art.width, height: art.height)
+        // The channel count too: a caller's image whose channels were changed is made anew, not
+        // written past its end.
+        if output.width != art.width || output.height != art.height || output.channels.count != art.channels.count {
+            output = RGBAImage(sizeOf: art)
         }
         output.channels.withUnsafeMutableBytes { outBytes in
             withUnsafeTemporaryAllocation(of: SIMD3<Float>.self, capacity: 1) { normals in
@@ -79,11 +82,12 @@ public final class ShadeRenderer {
         art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage? = nil, normals: [SIMD3<Float>],
         parameters: KiraParameters = .seed, premultiplied: Bool = false, into output: inout FrameStack<Out>
     ) throws(RenderError) {
-        try validate(art: art, mask: mask, foilMap: foilMap, parameters: parameters)
+        try Self.validate(art: art, mask: mask, foilMap: foilMap, parameters: parameters)
         // A concrete array: iterating it through a generic collection would allocate per element.
         for normal in normals where !KiraUniforms.isValidNormal(normal) { throw RenderError.invalidNormal(normal) }
-        if output.width != art.width || output.height != art.height || output.count != normals.count {
-            output = FrameStack(width: art.width, height: art.height, count: normals.count)
+        if output.width != art.width || output.height != art.height || output.count != normals.count
+            || output.channels.count != art.channels.count * normals.count {
+            output = try FrameStack(art: art, count: normals.count)
         }
         guard !normals.isEmpty else { return }
         normals.withUnsafeBufferPointer { normals in
@@ -99,16 +103,30 @@ public final class ShadeRenderer {
         art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage? = nil, normal: SIMD3<Float>,
         parameters: KiraParameters = .seed, as: Out.Type
     ) throws(RenderError) -> RGBAImage<Out> {
-        var output = RGBAImage<Out>(width: art.width, height: art.height)
+        var output = RGBAImage<Out>()
         try shade(art: art, mask: mask, foilMap: foilMap, normal: normal, parameters: parameters, into: &output)
         return output
     }
 
-    private func validate<In, M>(art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage?,
-                                 parameters: KiraParameters) throws(RenderError) {
+    /// Throws when the images cannot be shaded (empty, or channels that no longer match their
+    /// size: the kernels read them by their size), or the parameters are out of range. The
+    /// reference renderer checks the same.
+    static func validate<In, M>(art: RGBAImage<In>, mask: RGBAImage<M>, foilMap: AnyRGBAImage?,
+                                parameters: KiraParameters) throws(RenderError) {
+        do {
+            try art.checkChannels()
+        } catch {
+            throw .invalidImage("art", error)
+        }
+        do {
+            try mask.checkChannels()
+        } catch {
+            throw .invalidImage("mask", error)
+        }
         guard art.width > 0, art.height > 0 else { throw RenderError.emptyImage("art") }
         guard mask.width > 0, mask.height > 0 else { throw RenderError.emptyImage("mask") }
         if let problem = parameters.problem { throw RenderError.invalidParameters(problem) }
+        try foilMap?.checkChannels("foil map")
         try FaceMapShape.check(foilMap, art: SIMD2(art.width, art.height))
     }
 

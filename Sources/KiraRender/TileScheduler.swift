@@ -25,11 +25,17 @@ import Darwin
 /// the Swift overlay boxes its closure on the heap at every call, and a renderer must not
 /// allocate per frame.
 public struct TileScheduler: Sendable {
-    /// How many workers run at once (at least 1).
+    /// How many workers run at once (1...``maxWorkers``).
     public let workers: Int
 
+    /// The most workers a scheduler runs: what `--threads` allows. Each worker has scratch rows
+    /// a canvas wide, so a count from a caller is bounded before anything is sized by it.
+    public static let maxWorkers = 1024
+
+    /// A scheduler of `workers` workers, taken into 1...``maxWorkers`` (a tile's result does not
+    /// depend on the count, so any count draws the same).
     public init(workers: Int) {
-        self.workers = max(1, workers)
+        self.workers = min(max(1, workers), Self.maxWorkers)
     }
 
     /// The number of processors online (1 on WebAssembly).

@@ -4,7 +4,7 @@ import KiraImage
 package enum AlphaMask {
     package static func of(_ art: AnyRGBAImage) -> RGBAImage<UInt8> {
         let source = art.rgba8
-        var mask = RGBAImage<UInt8>(width: source.width, height: source.height)
+        var mask = RGBAImage<UInt8>(sizeOf: source)
         for pixel in 0..<(source.width * source.height) {
             let alpha = source.channels[4 * pixel + 3]
             mask.channels[4 * pixel] = alpha

@@ -147,18 +147,25 @@ public struct AnimationRequest: ParameterizedRequest, Equatable {
 
     /// The request's frame at animation time `time` of the card `card`, not yet placed on the
     /// canvas (``CanvasSettings/place(_:)`` places all the frames at once).
-    private func unplacedScene(at time: Double, card: LoadedCard, drag: DragPath) -> FrameScene {
+    private func unplacedScene(at time: Double, card: LoadedCard, drag: DragPath) throws(RequestError) -> FrameScene {
         let state = (preset ?? .showcase).state(at: time, drag: drag)
-        return FrameScene(front: card.front.face, back: card.back.face, pose: state.pose, canvasSize: (1, 1),
-                          background: canvas.background, visibility: state.visibility,
-                          parameters: shader.parameters, rotationConvention: shader.rotation)
+        do {
+            return try FrameScene(front: card.front.face, back: card.back.face, pose: state.pose, canvasSize: (1, 1),
+                                  background: canvas.background, visibility: state.visibility,
+                                  parameters: shader.parameters, rotationConvention: shader.rotation)
+        } catch {
+            throw RequestError(error)
+        }
     }
 
     /// Every frame of `timing`, on one canvas: with {fit}, what the card draws over all of them
-    /// fills it, so that no frame is cropped.
-    public func scenes(for timing: FrameTiming, card: LoadedCard, drag: DragPath) -> [FrameScene] {
-        var scenes = timing.animationTimes.map { unplacedScene(at: $0, card: card, drag: drag) }
-        canvas.place(&scenes)
+    /// fills it, so that no frame is cropped. Throws what the scenes' and the canvas's checks
+    /// refuse (a drag path's pose that is not finite, a canvas set out of its range).
+    public func scenes(for timing: FrameTiming, card: LoadedCard, drag: DragPath) throws(RequestError) -> [FrameScene] {
+        var scenes: [FrameScene] = []
+        scenes.reserveCapacity(timing.animationTimes.count)
+        for time in timing.animationTimes { scenes.append(try unplacedScene(at: time, card: card, drag: drag)) }
+        try canvas.place(&scenes)
         return scenes
     }
 

@@ -30,8 +30,10 @@ public struct CanvasSettings: Sendable, Equatable {
         self.fit = fit
     }
 
-    /// The largest side Kira draws, writes and reads.
-    public static let maxSide = 16384
+    /// The largest side Kira draws, writes and reads: the image types' limit.
+    public static let maxSide = ImageLimits.standard.maxSide
+    /// The card's scales.
+    static let scales: ClosedRange<Double> = 0.01...4
 
     static let parameters: [RequestParameter<CanvasSettings>] = [
         .value("size", \.size, default: nil, valueName: "WxH",
@@ -59,13 +61,21 @@ public struct CanvasSettings: Sendable, Equatable {
                        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
                    }.joined()
                }),
-        .number("scale", \.scale, in: 0.01...4, example: 0.5, valueName: "s",
+        .number("scale", \.scale, in: scales, example: 0.5, valueName: "s",
                 help: "Draw the card at this scale, 0.01...4 (default 1: one art pixel per canvas pixel); without {size} the canvas scales too."),
         .flag("fit", \.fit, help: "Scale the card so that it fills {size} as drawn (at its pose, or over every frame of an animation), with a margin of 4% of the shorter side (a canvas smaller than the card crops it otherwise)."),
     ]
 
-    /// The checks between values.
+    /// The checks between values, and of the values a program may set directly as properties
+    /// against the parameters' ranges.
     func validate() throws(RequestError) {
+        if let size, !((1...Self.maxSide).contains(size.width) && (1...Self.maxSide).contains(size.height)) {
+            throw RequestError(parameter: "size", reason: "must have each side 1...\(Self.maxSide), not \(size.width)x\(size.height)")
+        }
+        if let scale { _ = try ParameterValue.checked(scale, in: Self.scales, name: "scale", example: 0.5) }
+        if case .color(let color) = background, !(0...1).contains(color.x) || !(0...1).contains(color.y) || !(0...1).contains(color.z) {
+            throw RequestError(parameter: "background", reason: "must have channels between 0 and 1, not \(color.x), \(color.y), \(color.z)")
+        }
         if fit, scale != nil { throw RequestError(parameter: nil, reason: "give either {scale} or {fit}, not both") }
         if fit, size == nil { throw RequestError(parameter: "fit", reason: "needs {size} (the default canvas already fits the card)") }
     }
@@ -73,8 +83,15 @@ public struct CanvasSettings: Sendable, Equatable {
     /// Places the card on `scenes`, the frames one canvas shows (a still, or every frame of an
     /// animation): their canvas size, and the card's scale and offset, the same for all
     /// (``/KiraRender/FrameScene/place(_:size:scale:fit:)``).
-    public func place(_ scenes: inout [FrameScene]) {
-        FrameScene.place(&scenes, size: size.map { ($0.width, $0.height) }, scale: scale, fit: fit)
+    /// Throws when a value set directly as a property is outside its parameter's range, or when
+    /// the placement refuses the scenes.
+    public func place(_ scenes: inout [FrameScene]) throws(RequestError) {
+        try validate()
+        do {
+            try FrameScene.place(&scenes, size: size.map { ($0.width, $0.height) }, scale: scale, fit: fit)
+        } catch {
+            throw RequestError(error)
+        }
     }
 
     /// The note for frames that `scenes` (the frames one canvas shows) crop, if any: only a

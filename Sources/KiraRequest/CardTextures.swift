@@ -83,7 +83,7 @@ public struct CardTextures: Hashable, Sendable {
                 try FaceMap.fitted(map, artWidth: plain.image.width, artHeight: plain.image.height, parameter: "back_mask")
             }
             return LoadedCard(front: front, back: FaceInput(
-                face: CardFace(art: .rgba8(plain.image), mask: mask ?? .rgba8(PlainBack.noShine)),
+                face: try FaceInput.face(art: .rgba8(plain.image), mask: mask ?? .rgba8(PlainBack.noShine)),
                 assumption: "no {back}: a plain back in the art's mean colour \(plain.hex)"))
         }
         var backFace = try FaceInput.resolve(art: back.map { ($0, backImage!) }, mask: backMaskImage, maskParameter: "back_mask") {

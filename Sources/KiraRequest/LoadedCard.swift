@@ -54,14 +54,24 @@ public struct FaceInput: Sendable {
             let fitted = try mask.map { map throws(RequestError) in
                 try FaceMap.fitted(map, artWidth: sample.art.width, artHeight: sample.art.height, parameter: maskParameter)
             }
-            return FaceInput(face: CardFace(art: sample.art, mask: fitted ?? sample.mask, foilMap: sample.foilMap))
+            return FaceInput(face: try face(art: sample.art, mask: fitted ?? sample.mask, foilMap: sample.foilMap))
         }
         if let mask {
             let fitted = try FaceMap.fitted(mask, artWidth: art.image.width, artHeight: art.image.height, parameter: maskParameter)
-            return FaceInput(face: CardFace(art: art.image, mask: fitted))
+            return FaceInput(face: try face(art: art.image, mask: fitted))
         }
-        return FaceInput(face: CardFace(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
+        return FaceInput(face: try face(art: art.image, mask: .rgba8(AlphaMask.of(art.image))),
                          assumption: "no {\(maskParameter)}: the shine covers \(art.path) where it is opaque (its alpha as the mask)")
+    }
+
+    /// ``/KiraRender/CardFace/init(art:mask:foilMap:)``, its refusal as a request's error (images
+    /// a caller's `read` returned may be empty).
+    package static func face(art: AnyRGBAImage, mask: AnyRGBAImage, foilMap: AnyRGBAImage? = nil) throws(RequestError) -> CardFace {
+        do {
+            return try CardFace(art: art, mask: mask, foilMap: foilMap)
+        } catch {
+            throw RequestError(error)
+        }
     }
 
     /// The help of the foil map's parameter.

@@ -8,7 +8,7 @@ package struct PlainBack {
     package let hex: String
 
     /// A mask that is black everywhere: no shine on the plain back.
-    package static let noShine = RGBAImage<UInt8>(width: 1, height: 1, channels: [0, 0, 0, 255])
+    package static let noShine = RGBAImage<UInt8>(checkedWidth: 1, height: 1, channels: [0, 0, 0, 255])
 
     package init(for art: AnyRGBAImage) {
         let source = art.rgba8
@@ -23,7 +23,7 @@ package struct PlainBack {
         }
         let mean = weight > 0 ? sum / weight : SIMD3(repeating: 128)
         let rgb = (0..<3).map { UInt8(min(255, max(0, mean[$0].rounded()))) }
-        var image = RGBAImage<UInt8>(width: source.width, height: source.height)
+        var image = RGBAImage<UInt8>(sizeOf: source)
         for y in 0..<source.height {
             for x in 0..<source.width {
                 let pixel = y * source.width + x, mirrored = y * source.width + (source.width - 1 - x)

@@ -47,7 +47,7 @@ extension RenderRequest {
     /// it its own way (a server against what it has left for frames).
     public func prepare(_ card: LoadedCard, format: StillFormat, budget: MemoryBudget?) throws(RequestError) -> PreparedFrame {
         try output.check(for: format)
-        let scene = scene(for: card)
+        let scene = try scene(for: card)
         if let budget { try checkMemory(for: scene, budget: budget) }
         try checkOutput(for: scene)
         let notes = [card.assumptions(showing: scene.visibleSides), outputNote(for: format)].compactMap { $0 }

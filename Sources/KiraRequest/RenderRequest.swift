@@ -33,6 +33,10 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
 
     /// The tilts, −90…90° wherever they appear: beyond a quarter turn the face looks away.
     public static let tiltRange: ClosedRange<Double> = -90...90
+    /// The flip, two turns either way.
+    static let flipRange: ClosedRange<Double> = -720...720
+    /// Both perspectives: 0 is none.
+    static let perspectiveRange: ClosedRange<Double> = 0...10
 
     /// The help of `tilt_x` and `tilt_y` (also ``ShadeRequest``'s).
     static func tiltHelp(_ axis: String) -> String { "Tilt about the \(axis) axis in degrees, -90...90 (default: 0)." }
@@ -41,12 +45,12 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
     static let poseParameters: [RequestParameter<CardPose>] = [
         .number("tilt_x", \.tiltX, in: tiltRange, default: 0, example: 8, valueName: "deg", help: tiltHelp("x")),
         .number("tilt_y", \.tiltY, in: tiltRange, default: 0, example: -6, valueName: "deg", help: tiltHelp("y")),
-        .number("flip", \.flip, in: -720...720, default: 0, example: 180, valueName: "deg", help: "Flip angle in degrees: 0 front, 180 back, -720...720 (default: 0)."),
+        .number("flip", \.flip, in: flipRange, default: 0, example: 180, valueName: "deg", help: "Flip angle in degrees: 0 front, 180 back, -720...720 (default: 0)."),
         .choice("axis", \.flipAxis, words: [("y", .y), ("x", .x), ("xy", .diagonal)], default: .y,
                 help: "Flip axis: y (as the seed's card), x, or xy (the diagonal 1,1,0) (default: y)."),
-        .number("perspective", \.flipPerspective, in: 0...10, default: 0.7, valueName: "p",
+        .number("perspective", \.flipPerspective, in: perspectiveRange, default: 0.7, valueName: "p",
                 help: "Perspective of the flip, 0...10 (default: 0.7, as the seed's card; 0 for none)."),
-        .number("tilt_perspective", \.tiltPerspective, in: 0...10, default: 1, valueName: "p",
+        .number("tilt_perspective", \.tiltPerspective, in: perspectiveRange, default: 1, valueName: "p",
                 help: "Perspective of the tilts, 0...10 (default: 1, SwiftUI's)."),
     ]
 
@@ -60,25 +64,45 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
         + ShaderSettings.parameters.map { $0.lifted(\.shader) }
         + OutputSettings.parameters.map { $0.lifted(\.output) }
 
-    /// The checks between values (each value was checked when it was set).
+    /// The checks between values (each value was checked when it was set by name), and of the
+    /// pose and canvas against their parameters' ranges: a program may set those properties
+    /// directly.
     public func validate() throws(RequestError) {
+        try Self.check(pose)
         try canvas.validate()
         try output.validate()
+    }
+
+    /// Refuses a pose whose numbers are outside their parameters' ranges (or not finite), with
+    /// the message setting it by name gives.
+    static func check(_ pose: CardPose) throws(RequestError) {
+        _ = try ParameterValue.checked(pose.tiltX, in: tiltRange, name: "tilt_x", example: 8)
+        _ = try ParameterValue.checked(pose.tiltY, in: tiltRange, name: "tilt_y", example: -6)
+        _ = try ParameterValue.checked(pose.flip, in: flipRange, name: "flip", example: 180)
+        _ = try ParameterValue.checked(pose.flipPerspective, in: perspectiveRange, name: "perspective", example: 0.7)
+        _ = try ParameterValue.checked(pose.tiltPerspective, in: perspectiveRange, name: "tilt_perspective", example: 1)
     }
 
     /// Which face shows.
     public var visibility: FaceVisibility { crossfade ? .crossfade : .orientation }
 
     /// The frame of `card` this request describes.
-    public func scene(for card: LoadedCard) -> FrameScene {
-        scene(front: card.front.face, back: card.back.face)
+    public func scene(for card: LoadedCard) throws(RequestError) -> FrameScene {
+        try scene(front: card.front.face, back: card.back.face)
     }
 
-    /// The frame of the faces `front` and `back` this request describes.
-    public func scene(front: CardFace, back: CardFace) -> FrameScene {
-        FrameScene.placed(front: front, back: back, pose: pose, size: canvas.size.map { ($0.width, $0.height) },
-                          scale: canvas.scale, fit: canvas.fit, background: canvas.background, visibility: visibility,
-                          parameters: shader.parameters, rotationConvention: shader.rotation)
+    /// The frame of the faces `front` and `back` this request describes. Throws what
+    /// ``validate()`` and ``/KiraRender/FrameScene/placed(front:back:pose:size:scale:fit:background:visibility:parameters:rotationConvention:)``
+    /// refuse (the request's properties and the faces may have been set to anything).
+    public func scene(front: CardFace, back: CardFace) throws(RequestError) -> FrameScene {
+        try validate()
+        do {
+            return try FrameScene.placed(front: front, back: back, pose: pose, size: canvas.size.map { ($0.width, $0.height) },
+                                         scale: canvas.scale, fit: canvas.fit, background: canvas.background, visibility: visibility,
+                                         parameters: shader.parameters, rotationConvention: shader.rotation)
+        } catch {
+            throw RequestError(error)
+        }
     }
 
     /// What `scene` does that was not asked for in so many words (a given size that crops the
@@ -104,11 +128,11 @@ public struct RenderRequest: ParameterizedRequest, Equatable {
     /// Renders `scene` at the request's depth.
     public func render(_ scene: FrameScene, with renderer: FrameRenderer) throws(RenderError) -> AnyRGBAImage {
         if output.depth == 16 {
-            var image = RGBAImage<UInt16>(width: 0, height: 0)
+            var image = RGBAImage<UInt16>()
             try renderer.render(scene, into: &image)
             return .rgba16(image)
         }
-        var image = RGBAImage<UInt8>(width: 0, height: 0)
+        var image = RGBAImage<UInt8>()
         try renderer.render(scene, into: &image)
         return .rgba8(image)
     }

@@ -1,3 +1,5 @@
+import KiraRender
+
 /// A request value that cannot be used, and why: one line a front end can show as it is, or with
 /// the parameter spelled its own way (`--tilt-x` on the command line, `tilt_x` in a manifest or a
 /// URL).
@@ -34,6 +36,12 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// A face or scene the renderer's own checks refused (``/KiraRender/FrameScene/validate()``),
+    /// as a request's error: for values a program set directly, past the parameters' checks.
+    package init(_ error: RenderError) {
+        self.init(parameter: nil, reason: error.description)
     }
 
     /// The reason after the parameter's own name (`tilt_x must be …`), as manifests and URLs name it.

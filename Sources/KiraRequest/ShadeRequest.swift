@@ -107,7 +107,7 @@ public struct ShadeRequest: ParameterizedRequest, Equatable {
     /// Shades `face` at the request's depth.
     public func shade(_ face: CardFace, with renderer: ShadeRenderer) throws(RenderError) -> AnyRGBAImage {
         func shade<Out: LaneChannel>(_: Out.Type) throws(RenderError) -> RGBAImage<Out> {
-            var image = RGBAImage<Out>(width: 0, height: 0)
+            var image = RGBAImage<Out>()
             try renderer.shade(art: face.art, mask: face.mask, foilMap: face.foilMap, normal: faceNormal,
                                parameters: shader.parameters, into: &image)
             return image

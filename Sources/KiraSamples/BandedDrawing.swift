@@ -10,7 +10,8 @@ extension Canvas {
     static let bands = 16
 
     /// A `width`×`height` image drawn by `draw` on `bands` bands of rows at once, stored as
-    /// colour or, when `grey`, as an opaque grey mask.
+    /// colour or, when `grey`, as an opaque grey mask. The size is the caller's to check
+    /// (``SampleCard``'s public functions do).
     static func image(width: Int, height: Int, background: Color = .zero, grey: Bool = false,
                       bands: Int = Canvas.bands, _ draw: @Sendable (inout Canvas) -> Void)
         -> RGBAImage<UInt8>
@@ -25,7 +26,7 @@ extension Canvas {
         #if arch(wasm32)
         // No threads on WebAssembly: the bands one after another, the same pixels.
         let stored = (0..<bands).map { drawBand($0) }
-        return RGBAImage(width: width, height: height, channels: Array(stored.joined()))
+        return RGBAImage(checkedWidth: width, height: height, channels: Array(stored.joined()))
         #else
         // Each band stores into its own slot: no lock, and nothing for ThreadSanitizer to see
         // but writes to different places before the apply returns.
@@ -33,7 +34,7 @@ extension Canvas {
         stored.initialize(repeating: [])
         defer { stored.deinitialize().deallocate() }
         DispatchQueue.concurrentPerform(iterations: bands) { band in stored[band] = drawBand(band) }
-        return RGBAImage(width: width, height: height, channels: Array(stored.joined()))
+        return RGBAImage(checkedWidth: width, height: height, channels: Array(stored.joined()))
         #endif
     }
 }

@@ -5,7 +5,8 @@ import KiraImage
 /// Everything is drawn from signed distance functions in card millimetres (63 × 88 mm), so the
 /// design scales to any size and is identical on every run. Stretched sizes stretch the design.
 /// From 8 pixels wide up, the pixels in the four corners are fully transparent (black in the mask).
-/// Every size must be positive.
+/// Every size must be at least a pixel a side and within ``/KiraImage/ImageLimits/standard``;
+/// another is refused before anything is drawn.
 public enum SampleCard {
     /// The default width in pixels: 10 pixels per millimetre of a 63 mm card.
     public static let width = 630
@@ -17,26 +18,52 @@ public enum SampleCard {
     /// (peaks measured with `/usr/bin/time` for all four sides: 36 MB at 1024², 74 MB at 2048²,
     /// 161 MB at 4096², against 4 MiB, 16 MiB and 64 MiB images).
     public static func estimatedPeakBytes(width: Int, height: Int) -> Int {
-        AnyRGBAImage.byteCount(width: width, height: height, channelBytes: 1) * 5 / 2
+        let image = AnyRGBAImage.byteCount(width: width, height: height, channelBytes: 1)
+        // Saturated as the byte count is: an estimate to compare against a budget.
+        return image > Int.max / 5 ? Int.max : image * 5 / 2
+    }
+
+    /// Refuses a side under a pixel or a size over the limits.
+    static func checkSize(width: Int, height: Int) throws(ImageError) {
+        try ImageLimits.standard.check(width: width, height: height)
+        guard width > 0, height > 0 else { throw .empty(width: width, height: height) }
     }
 
     /// The card front: frame, title bar, an illustrated art window and a text box, with
     /// transparent rounded corners.
     ///
     /// The art is kept to mid and dark tones because the holo shine is added on top of it.
-    public static func front(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
+    public static func front(width: Int = SampleCard.width, height: Int = SampleCard.height) throws(ImageError) -> RGBAImage<UInt8> {
+        try checkSize(width: width, height: height)
+        return drawnFront(width: width, height: height)
+    }
+
+    /// ``front(width:height:)`` at a size already checked.
+    static func drawnFront(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
         Canvas.image(width: width, height: height) { canvas in drawFront(on: &canvas, layout: CardLayout(canvas)) }
     }
 
     /// The card back: a deep blue design symmetric about both axes except for a small mark in
     /// the top-left corner, which shows whether the back is drawn mirrored.
-    public static func back(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
+    public static func back(width: Int = SampleCard.width, height: Int = SampleCard.height) throws(ImageError) -> RGBAImage<UInt8> {
+        try checkSize(width: width, height: height)
+        return drawnBack(width: width, height: height)
+    }
+
+    /// ``back(width:height:)`` at a size already checked.
+    static func drawnBack(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
         Canvas.image(width: width, height: height) { canvas in drawBack(on: &canvas, layout: CardLayout(canvas)) }
     }
 
     /// The holo mask for ``front(width:height:)``: opaque grey, white where the shine shows
     /// (the art window and the frame border) and black elsewhere, including outside the corners.
-    public static func mask(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
+    public static func mask(width: Int = SampleCard.width, height: Int = SampleCard.height) throws(ImageError) -> RGBAImage<UInt8> {
+        try checkSize(width: width, height: height)
+        return drawnMask(width: width, height: height)
+    }
+
+    /// ``mask(width:height:)`` at a size already checked.
+    static func drawnMask(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
         Canvas.image(width: width, height: height, background: .hex(0x000000), grey: true) { canvas in
             let layout = CardLayout(canvas)
             let white = Color.hex(0xFFFFFF)
@@ -49,7 +76,13 @@ public enum SampleCard {
 
     /// The holo mask for ``back(width:height:)``: the shine shows on the navy border and the
     /// medallion's ellipse, nowhere else.
-    public static func backMask(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
+    public static func backMask(width: Int = SampleCard.width, height: Int = SampleCard.height) throws(ImageError) -> RGBAImage<UInt8> {
+        try checkSize(width: width, height: height)
+        return drawnBackMask(width: width, height: height)
+    }
+
+    /// ``backMask(width:height:)`` at a size already checked.
+    static func drawnBackMask(width: Int = SampleCard.width, height: Int = SampleCard.height) -> RGBAImage<UInt8> {
         Canvas.image(width: width, height: height, background: .hex(0x000000), grey: true) { canvas in
             let card = CardLayout(canvas).card
             let panel = backPanel(card)

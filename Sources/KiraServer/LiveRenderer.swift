@@ -38,7 +38,7 @@ final class LiveRenderer: Sendable {
 
     private struct State {
         var renderer: FrameRenderer?
-        var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+        var canvas = RGBAImage<UInt8>()
         /// A message buffer the page is done with, for the next frame.
         var spare: ByteBuffer?
     }

@@ -70,14 +70,16 @@ public enum CardFile {
                 let count = width * height * 4, size = count * Int(depth) / 8
                 guard offset + size <= bytes.count else { throw .malformed("the file ends inside entry \(entry)") }
                 let data = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + size)])
+                // The size was checked above, and the count is the size's: the images' own checks
+                // cannot fail here.
                 if depth == 8 {
-                    images.append(.rgba8(RGBAImage(width: width, height: height, channels: Array(data))))
+                    images.append(.rgba8(RGBAImage(checkedWidth: width, height: height, channels: Array(data))))
                 } else {
                     let channels = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
                         for i in 0..<count { buffer[i] = UInt16(data[2 * i]) | UInt16(data[2 * i + 1]) << 8 }
                         initialized = count
                     }
-                    images.append(.rgba16(RGBAImage(width: width, height: height, channels: channels)))
+                    images.append(.rgba16(RGBAImage(checkedWidth: width, height: height, channels: channels)))
                 }
                 offset += size
             default:
@@ -89,7 +91,11 @@ public enum CardFile {
             guard let art = images[first], let mask = images[first + 1] else {
                 throw .malformed("a face has no art or no mask")
             }
-            return CardFace(art: art, mask: mask, foilMap: images[first + 2])
+            do {
+                return try CardFace(art: art, mask: mask, foilMap: images[first + 2])
+            } catch {
+                throw .malformed("\(first == 0 ? "the front" : "the back"): \(error)")
+            }
         }
         return (try face(0), try face(3))
     }

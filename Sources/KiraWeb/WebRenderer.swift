@@ -16,7 +16,7 @@ public final class WebRenderer {
     private var card: (front: CardFace, back: CardFace)?
     private let renderer: FrameRenderer
     /// The last image made.
-    public private(set) var image = RGBAImage<UInt8>(width: 0, height: 0)
+    public private(set) var image = RGBAImage<UInt8>()
 
     /// The largest render this module takes, in bytes at its peak: a browser tab runs out of
     /// memory long before WebAssembly's 4 GiB, and a failed allocation there ends the module.
@@ -67,9 +67,14 @@ public final class WebRenderer {
         if fit, scale != nil { throw .options("give either scale or fit, not both") }
         if fit, size == nil { throw .options("fit needs a size (the default canvas already fits the card)") }
         let (front, back) = faces
-        let scene = FrameScene.placed(front: front, back: back, pose: pose, size: size, scale: scale, fit: fit,
-                                      background: background, visibility: crossfade ? .crossfade : .orientation,
-                                      parameters: parameters, rotationConvention: .seed)
+        let scene: FrameScene
+        do {
+            scene = try FrameScene.placed(front: front, back: back, pose: pose, size: size, scale: scale, fit: fit,
+                                          background: background, visibility: crossfade ? .crossfade : .orientation,
+                                          parameters: parameters, rotationConvention: .seed)
+        } catch {
+            throw .render(error)
+        }
         let peak = FrameRenderer.estimatedPeakBytes(for: scene, channelBytes: 1)
         guard peak <= Self.maxPeakBytes else { throw .tooLarge(peak) }
         do {

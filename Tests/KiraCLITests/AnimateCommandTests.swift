@@ -75,9 +75,9 @@ import Testing
         let front = try face("textures/front.png", "textures/mask.png"), back = try face("textures/back.png", "textures/back-mask.png")
         for (k, time) in [(1, 0.25), (2, 0.5)] {
             let state = AnimationPreset.seed002Flip.state(at: time)
-            var expected = RGBAImage<UInt8>(width: 0, height: 0)
+            var expected = RGBAImage<UInt8>()
             try FrameRenderer(threads: 1).render(
-                FrameScene(front: front, back: back, pose: state.pose, canvasSize: (70, 90), visibility: state.visibility),
+                try FrameScene(front: front, back: back, pose: state.pose, canvasSize: (70, 90), visibility: state.visibility),
                 into: &expected)
             #expect(try PNGCodec.read(workspace.file("output/f/frame-000\(k).png")) == .rgba8(expected), "frame \(k)")
         }

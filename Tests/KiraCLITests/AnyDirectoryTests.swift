@@ -12,7 +12,7 @@ import Testing
         // One line, where the default output went.
         #expect(result.status == 0 && result.stderr == "kira shade: wrote output/shade.png (the default: no --output given)\n", "\(result.stderr)")
         let normal = Rotation.normalFromTilt(tiltXDegrees: 0, tiltYDegrees: 6)
-        let expected = try ShadeRenderer().shade(art: SampleCard.front(), mask: SampleCard.mask(), normal: normal, as: UInt8.self)
+        let expected = try ShadeRenderer().shade(art: try SampleCard.front(), mask: try SampleCard.mask(), normal: normal, as: UInt8.self)
         #expect(try PNGCodec.read(workspace.file("output/shade.png")) == .rgba8(expected))
     }
 

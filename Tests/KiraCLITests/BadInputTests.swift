@@ -168,7 +168,7 @@ enum InputFixtures {
         let workspace = try Workspace()
         // Unfiltered: choosing row filters over 2.25 Mpx took seconds per case in a debug build (more
         // under the sanitizers), and this file only has to be big.
-        try PNGCodec.write(RGBAImage<UInt8>(width: 1500, height: 1500), to: workspace.file("big.png"),
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 1500, height: 1500), to: workspace.file("big.png"),
                            options: .init(filters: .none, deflater: .libdeflate(level: 1)))
         let result = try BadInputTests.expectCleanFailure(arguments, in: workspace)
         #expect(result.stderr.contains("--max-memory"), "\(result.stderr)")

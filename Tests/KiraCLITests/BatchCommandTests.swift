@@ -15,7 +15,7 @@ import Testing
         var lines = ["output,art,mask,tilt_x,tilt_y,flip,size,background"]
         var outputs: [String] = []
         for card in 0..<cards {
-            var art = RGBAImage<UInt8>(width: 30, height: 42)
+            var art = try RGBAImage<UInt8>(width: 30, height: 42)
             for i in art.channels.indices { art.channels[i] = i % 4 == 3 ? 255 : UInt8((i * (card + 3)) % 256) }
             try PNGCodec.write(art, to: workspace.file("cat/art/card\(card).png"))
             for tilt in 0..<tilts {

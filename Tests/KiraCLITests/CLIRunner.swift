@@ -146,10 +146,10 @@ final class Workspace {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("kira-cli-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path + "/textures", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: path + "/output", withIntermediateDirectories: true)
-        var art = RGBAImage<UInt8>(width: Self.artSize.width, height: Self.artSize.height)
+        var art = try RGBAImage<UInt8>(width: Self.artSize.width, height: Self.artSize.height)
         for i in art.channels.indices { art.channels[i] = i % 4 == 3 ? 255 : UInt8((i * 13) % 200) }
         // A third of the art's size: the smaller masks users give, upscaled to the art (FaceMap).
-        var mask = RGBAImage<UInt8>(width: Self.maskSize.width, height: Self.maskSize.height)
+        var mask = try RGBAImage<UInt8>(width: Self.maskSize.width, height: Self.maskSize.height)
         for i in mask.channels.indices { mask.channels[i] = i % 4 == 3 ? 255 : UInt8((i / 4 * 37) % 256) }
         for name in ["front", "back"] { try PNGCodec.write(art, to: "\(path)/textures/\(name).png") }
         for name in ["mask", "back-mask"] { try PNGCodec.write(mask, to: "\(path)/textures/\(name).png") }
@@ -182,7 +182,7 @@ final class Workspace {
     /// every front end fits it (``FaceMap``).
     static func face(art: String, mask: String) throws -> CardFace {
         let image = try PNGCodec.read(art)
-        return CardFace(art: image, mask: try FaceMap.fitted(try PNGCodec.read(mask), artWidth: image.width, artHeight: image.height, parameter: "mask"))
+        return try CardFace(art: image, mask: try FaceMap.fitted(try PNGCodec.read(mask), artWidth: image.width, artHeight: image.height, parameter: "mask"))
     }
     static let card = front + ["--back", "textures/back.png", "--back-mask", "textures/back-mask.png"]
 

@@ -23,15 +23,15 @@ import Testing
         let face = { (art: String, mask: String) in
             try Workspace.face(art: workspace.file(art), mask: workspace.file(mask))
         }
-        let scene = FrameScene(front: try face("textures/front.png", "textures/mask.png"),
+        let scene = try FrameScene(front: try face("textures/front.png", "textures/mask.png"),
                                back: try face("textures/back.png", "textures/back-mask.png"),
                                pose: CardPose(tiltX: 20, tiltY: 30), canvasSize: (60, 80), rotationConvention: .standard)
-        var expected = RGBAImage<UInt8>(width: 0, height: 0)
+        var expected = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &expected)
         #expect(try PNGCodec.read(workspace.file("output/standard.png")) == .rgba8(expected))
         var seed = scene
         seed.rotationConvention = .seed
-        var seedImage = RGBAImage<UInt8>(width: 0, height: 0)
+        var seedImage = RGBAImage<UInt8>()
         try FrameRenderer().render(seed, into: &seedImage)
         #expect(seedImage != expected, "the conventions must differ at this tilt for the test to mean anything")
     }

@@ -50,7 +50,7 @@ import Testing
 
     @Test func badLooksAreRefusedNamingWhatIsValid() throws {
         let workspace = try Workspace()
-        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 40), to: workspace.file("textures/square.png"))
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 40, height: 40), to: workspace.file("textures/square.png"))
         let cases: [([String], [String])] = [
             (["--foil", "glitter"], FoilRegistry.names),
             (["--intensity", "2.5"], ["--intensity", "between 0 and 2"]),

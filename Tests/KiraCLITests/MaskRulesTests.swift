@@ -10,7 +10,7 @@ import Testing
 /// are never colour-converted while art is.
 @Suite struct MaskRulesTests {
     static func art() -> RGBAImage<UInt8> {
-        var art = RGBAImage<UInt8>(width: 40, height: 56)
+        var art = try! RGBAImage<UInt8>(width: 40, height: 56)
         for y in 0..<56 { for x in 0..<40 { art[x, y] = SIMD4(UInt8(60 + x * 3), UInt8(50 + y * 2), 140, 255) } }
         return art
     }
@@ -27,7 +27,7 @@ import Testing
         let workspace = try Workspace(empty: ())
         let art = Self.art()
         try PNGCodec.write(art, to: workspace.file("art.png"))
-        var small = RGBAImage<UInt8>(width: 10, height: 14)
+        var small = try RGBAImage<UInt8>(width: 10, height: 14)
         for y in 0..<14 { for x in 0..<10 { small[x, y] = SIMD4(repeating: UInt8((x * 25 + y * 9) % 256)).replacing(with: 255, where: [false, false, false, true]) } }
         try PNGCodec.write(small, to: workspace.file("small.png"))
         #expect(try Self.run(workspace, mask: "small.png").status == 0)
@@ -41,7 +41,7 @@ import Testing
     @Test func aMaskOfAnotherShapeIsOneLine() throws {
         let workspace = try Workspace(empty: ())
         try PNGCodec.write(Self.art(), to: workspace.file("art.png"))
-        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 40), to: workspace.file("square.png"))
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 40, height: 40), to: workspace.file("square.png"))
         let result = try Self.run(workspace, mask: "square.png")
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("--mask is 40×40, the art 40×56"), "\(result.stderr)")
@@ -54,7 +54,7 @@ import Testing
         let workspace = try Workspace(empty: ())
         let art = Self.art()
         try PNGCodec.write(art, to: workspace.file("art.png"))
-        var layer = RGBAImage<UInt8>(width: 40, height: 56), painted = RGBAImage<UInt8>(width: 40, height: 56)
+        var layer = try RGBAImage<UInt8>(width: 40, height: 56), painted = try RGBAImage<UInt8>(width: 40, height: 56)
         for y in 0..<56 {
             for x in 0..<40 {
                 let alpha: UInt8 = x < 20 ? 255 : (x < 30 ? 128 : 0)
@@ -75,7 +75,7 @@ import Testing
         let art = Self.art()
         let adobe = ColorChunks.iCCP(name: "Adobe RGB", profile: try Prerequisite.adobeRGBProfile.contents())
         try Data(ColorChunks.retagged(try PNGCodec.encode(art), with: [("iCCP", adobe)])).write(to: URL(fileURLWithPath: workspace.file("art.png")))
-        var black = RGBAImage<UInt8>(width: 40, height: 56)
+        var black = try RGBAImage<UInt8>(width: 40, height: 56)
         for i in stride(from: 3, to: black.channels.count, by: 4) { black.channels[i] = 255 }
         try PNGCodec.write(black, to: workspace.file("black.png"))
         let converted = try Self.run(workspace, mask: "black.png")

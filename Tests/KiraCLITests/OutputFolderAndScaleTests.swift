@@ -90,7 +90,7 @@ import Testing
     @Test func scaleWithoutASizeScalesTheDefaultCanvas() throws {
         let workspace = try Workspace()
         #expect(try workspace.run(card: "render", "--scale", "0.5", "-o", "output/half.png").status == 0)
-        let room = FrameScene.defaultCanvasSize(cardWidth: Workspace.artSize.width, cardHeight: Workspace.artSize.height)
+        let room = try FrameScene.defaultCanvasSize(cardWidth: Workspace.artSize.width, cardHeight: Workspace.artSize.height)
         let half = try Self.alphas(workspace.file("output/half.png"))
         #expect(half.width == Int((Double(room.width) / 2).rounded()) && half.height == Int((Double(room.height) / 2).rounded()))
         #expect(half.border == [0] && half.centre == 255)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct OwnArtTests {
     /// Art with a transparent left half, so its alpha differs from "opaque everywhere".
     static func writeArt(in workspace: Workspace) throws -> RGBAImage<UInt8> {
-        var art = RGBAImage<UInt8>(width: 30, height: 40)
+        var art = try RGBAImage<UInt8>(width: 30, height: 40)
         for y in 0..<40 {
             for x in 0..<30 {
                 let i = 4 * (y * 30 + x)
@@ -28,7 +28,7 @@ import Testing
         let result = try workspace.run("shade", "--art", "mine.png", "--tilt-x", "5", "-o", "out.png")
         #expect(result.status == 0)
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("no --mask"), "\(result.stderr)")
-        var mask = RGBAImage<UInt8>(width: 30, height: 40)
+        var mask = try RGBAImage<UInt8>(width: 30, height: 40)
         for i in stride(from: 0, to: mask.channels.count, by: 4) {
             let alpha = art.channels[i + 3]
             mask.channels.replaceSubrange(i..<(i + 4), with: [alpha, alpha, alpha, 255])
@@ -41,7 +41,7 @@ import Testing
     @Test func aPoseThatNeverShowsTheBackNeedsNoBack() throws {
         let workspace = try Workspace(empty: ())
         _ = try Self.writeArt(in: workspace)
-        try PNGCodec.write(RGBAImage<UInt8>(width: 2, height: 2, channels: Array(repeating: 255, count: 16)), to: workspace.file("m.png"))
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 2, height: 2, channels: Array(repeating: 255, count: 16)), to: workspace.file("m.png"))
         let result = try workspace.run("render", "--art", "mine.png", "--mask", "m.png", "--tilt-y", "20", "--size", "50x60", "-o", "out.png")
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     }
@@ -49,7 +49,7 @@ import Testing
     @Test func aFlipShowsAPlainBackInTheArtsColourWithANotice() throws {
         let workspace = try Workspace(empty: ())
         let art = try Self.writeArt(in: workspace)
-        try PNGCodec.write(RGBAImage<UInt8>(width: 2, height: 2, channels: Array(repeating: 255, count: 16)), to: workspace.file("m.png"))
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 2, height: 2, channels: Array(repeating: 255, count: 16)), to: workspace.file("m.png"))
         let result = try workspace.run("render", "--art", "mine.png", "--mask", "m.png", "--flip", "180", "--perspective", "0",
                                        "--size", "30x40", "-o", "out.png")
         #expect(result.status == 0)

@@ -9,7 +9,7 @@ import Testing
         let result = try workspace.run(card: "render", "--tilt-x", "-8", "--tilt-y=12", "--flip", "-30", "--background", "#102030")
         #expect(result.status == 0, "\(result.stderr)")
         let image = try PNGCodec.read(workspace.file("output/render.png"))
-        let (w, h) = FrameScene.defaultCanvasSize(cardWidth: Workspace.artSize.width, cardHeight: Workspace.artSize.height)
+        let (w, h) = try FrameScene.defaultCanvasSize(cardWidth: Workspace.artSize.width, cardHeight: Workspace.artSize.height)
         #expect(image.width == w && image.height == h)
         #expect(workspace.outputs() == ["render.png"])
     }
@@ -22,12 +22,12 @@ import Testing
         let face = { (art: String, mask: String) in
             try Workspace.face(art: workspace.file(art), mask: workspace.file(mask))
         }
-        let scene = FrameScene(
+        let scene = try FrameScene(
             front: try face("textures/front.png", "textures/mask.png"),
             back: try face("textures/back.png", "textures/back-mask.png"),
             pose: CardPose(flip: 150, flipAxis: .diagonal, flipPerspective: 0.3), canvasSize: (90, 100),
             visibility: .crossfade)
-        var expected = RGBAImage<UInt8>(width: 0, height: 0)
+        var expected = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &expected)
         let written = try PNGCodec.read(workspace.file("output/x.png")).rgba8
         let differing = zip(written.channels, expected.channels).filter { $0 != $1 }.count

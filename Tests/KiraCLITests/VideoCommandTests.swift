@@ -47,8 +47,8 @@ import Testing
         }
         let frame = try MediaTools.decodeFrame(workspace.file("output/a.mp4"))
         #expect(frame.width == 48 && frame.height == 66)
-        let decoded = RGBAImage<UInt8>(width: frame.width, height: frame.height, channels: frame.channels)
-        var cropped = RGBAImage<UInt8>(width: 47, height: 65)
+        let decoded = try RGBAImage<UInt8>(width: frame.width, height: frame.height, channels: frame.channels)
+        var cropped = try RGBAImage<UInt8>(width: 47, height: 65)
         for y in 0..<65 { for x in 0..<47 { cropped[x, y] = decoded[x, y] } }
         let same = ImageComparison(.rgba8(cropped), try PNGCodec.read(workspace.file("output/same.png")))
         let other = ImageComparison(.rgba8(cropped), try PNGCodec.read(workspace.file("output/other.png")))

@@ -16,7 +16,7 @@ import Testing
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kira-catalogue-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/textures", withIntermediateDirectories: true)
         for (index, name) in ["art1", "art2", "mask", "back"].enumerated() {
-            var image = RGBAImage<UInt8>(width: 24, height: 32)
+            var image = try RGBAImage<UInt8>(width: 24, height: 32)
             for i in image.channels.indices { image.channels[i] = i % 4 == 3 ? 255 : UInt8((i * (index + 5)) % 251) }
             try PNGCodec.write(image, to: "\(directory)/textures/\(name).png")
         }
@@ -70,17 +70,17 @@ import Testing
     /// Each job's file is what rendering it alone writes, and its record is up to date.
     func expectSingleRenders(_ jobs: [FrameJob], cache: TextureCache) throws {
         for job in jobs {
-            let load = { CardFace(art: try PNGCodec.read($0), mask: try PNGCodec.read($1)) }
+            let load = { try CardFace(art: try PNGCodec.read($0), mask: try PNGCodec.read($1)) }
             let card = job.request.card
-            let scene = FrameScene(front: try load(card.art!, card.mask!), back: try load(card.back!, card.backMask!),
+            let scene = try FrameScene(front: try load(card.art!, card.mask!), back: try load(card.back!, card.backMask!),
                                    pose: job.request.pose, canvasSize: (job.request.canvas.size!.width, job.request.canvas.size!.height))
             let expected: [UInt8]
             if job.request.output.depth == 16 {
-                var image = RGBAImage<UInt16>(width: 0, height: 0)
+                var image = RGBAImage<UInt16>()
                 try FrameRenderer(threads: 1).render(scene, into: &image)
                 expected = try PNGCodec.encode(image)
             } else {
-                var image = RGBAImage<UInt8>(width: 0, height: 0)
+                var image = RGBAImage<UInt8>()
                 try FrameRenderer(threads: 1).render(scene, into: &image)
                 expected = try PNGCodec.encode(image)
             }

@@ -11,7 +11,7 @@ import Testing
 /// checks many more pairs, from Kira's renders and photographs.
 @Suite struct FLIPTests {
     static func pair(_ w: Int, _ h: Int) -> (AnyRGBAImage, AnyRGBAImage) {
-        var a = RGBAImage<UInt8>(width: w, height: h), b = RGBAImage<UInt8>(width: w, height: h)
+        var a = try! RGBAImage<UInt8>(width: w, height: h), b = try! RGBAImage<UInt8>(width: w, height: h)
         for y in 0..<h {
             for x in 0..<w {
                 let r = (x * 7 + y * 13) % 256, g = (x * x + 3 * y) % 256, bl = (5 * x * y + 17) % 256
@@ -78,9 +78,9 @@ import Testing
         #expect(zip(eight, sixteen).allSatisfy { abs($0 - $1) < 1e-5 })
     }
 
-    @Test func alphaIsCompositedOverTheBackground() {
+    @Test func alphaIsCompositedOverTheBackground() throws {
         // Transparent pixels of any colour are the background; half-transparent white over black is grey.
-        var clear = RGBAImage<UInt8>(width: 20, height: 20), black = RGBAImage<UInt8>(width: 20, height: 20)
+        var clear = try RGBAImage<UInt8>(width: 20, height: 20), black = try RGBAImage<UInt8>(width: 20, height: 20)
         for p in 0..<400 {
             clear[p % 20, p / 20] = SIMD4(UInt8(p % 256), 200, 30, 0)
             black[p % 20, p / 20] = SIMD4(0, 0, 0, 255)
@@ -150,8 +150,8 @@ import Testing
         #expect(FLIPStatistics([]).mean == 0 && FLIPStatistics([0, 0]).weightedMedian == 0)
     }
 
-    @Test func mapAndLegend() {
-        let map = FLIPMap.image([Float](repeating: 0, count: 12) + [Float](repeating: 1, count: 12), width: 4, height: 6)
+    @Test func mapAndLegend() throws {
+        let map = try FLIPMap.image([Float](repeating: 0, count: 12) + [Float](repeating: 1, count: 12), width: 4, height: 6)
         #expect(map.width == DiffMapLegend.minimumWidth && map.height == 6 + DiffMapLegend.height)
         #expect(map[0, 0] == SIMD4(0, 0, 4, 255) && map[0, 5] == SIMD4(252, 253, 191, 255), "magma's ends")
     }

@@ -21,10 +21,10 @@ import Testing
     static let recording = ProcessInfo.processInfo.environment["KIRA_RECORD_GOLDEN"] == "1"
 
     static let card = (width: 126, height: 176)
-    static let front = SampleCard.front(width: card.width, height: card.height)
-    static let back = SampleCard.back(width: card.width, height: card.height)
-    static let mask = SampleCard.mask(width: card.width, height: card.height)
-    static let backMask = SampleCard.backMask(width: card.width, height: card.height)
+    static let front = try! SampleCard.front(width: card.width, height: card.height)
+    static let back = try! SampleCard.back(width: card.width, height: card.height)
+    static let mask = try! SampleCard.mask(width: card.width, height: card.height)
+    static let backMask = try! SampleCard.backMask(width: card.width, height: card.height)
 
     struct ShadeScene: Sendable, CustomStringConvertible {
         let name: String
@@ -118,18 +118,18 @@ import Testing
 
     @Test(arguments: frameScenes)
     func frame(scene: FrameCase) throws {
-        let frame = FrameScene(
-            front: CardFace(art: .rgba8(Self.front), mask: .rgba8(Self.mask)),
-            back: CardFace(art: .rgba8(Self.back), mask: .rgba8(Self.backMask)),
+        let frame = try FrameScene(
+            front: try CardFace(art: .rgba8(Self.front), mask: .rgba8(Self.mask)),
+            back: try CardFace(art: .rgba8(Self.back), mask: .rgba8(Self.backMask)),
             pose: scene.pose, canvasSize: (200, 240), background: .color(SIMD3(0.1, 0.12, 0.16)),
             visibility: scene.visibility, parameters: scene.parameters)
-        var fast = RGBAImage<UInt8>(width: 0, height: 0)
+        var fast = RGBAImage<UInt8>()
         try FrameRenderer().render(frame, into: &fast)
         try Self.check(scene.name, rendered: fast) {
             let renderer = FrameRenderer(threads: 1)
             renderer.faceShading = .reference
             renderer.projectionPath = .scalar
-            var reference = RGBAImage<UInt8>(width: 0, height: 0)
+            var reference = RGBAImage<UInt8>()
             try renderer.render(frame, into: &reference)
             return reference
         }

@@ -10,14 +10,14 @@ import Testing
 /// faces drawn smaller than their texels are filtered, not sampled at pixel centres (which
 /// scored 25 to 30 dB here, its text breaking into jaggies).
 @Suite struct MinificationTests {
-    static let face = CardFace(art: .rgba8(SampleCard.front()), mask: .rgba8(SampleCard.mask()))
+    static let face = try! CardFace(art: .rgba8(try! SampleCard.front()), mask: .rgba8(try! SampleCard.mask()))
 
     /// The sample card tilted by (6°, −9°) at `scale` on a canvas of `width × height`.
     static func render(scale: Double, width: Int, height: Int) throws -> RGBAImage<UInt8> {
-        var scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: -9), canvasSize: (width, height),
+        var scene = try FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: -9), canvasSize: (width, height),
                                background: .color(SIMD3(0x20, 0x30, 0x40) / 255))
         scene.cardScale = scale
-        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        var frame = RGBAImage<UInt8>()
         try FrameRenderer(threads: 2).render(scene, into: &frame)
         return frame
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SSIMReferenceTests {
     /// The image pair of `ssim_reference.py`.
     static func pair(_ w: Int, _ h: Int, _ k: Int) -> (AnyRGBAImage, AnyRGBAImage) {
-        var a = RGBAImage<UInt8>(width: w, height: h), b = RGBAImage<UInt8>(width: w, height: h)
+        var a = try! RGBAImage<UInt8>(width: w, height: h), b = try! RGBAImage<UInt8>(width: w, height: h)
         for y in 0..<h {
             for x in 0..<w {
                 let r = (x * 7 + y * 13) % 256, g = (x * x + 3 * y) % 256, bl = (5 * x * y + 17) % 256
@@ -30,7 +30,7 @@ import Testing
 
     /// The 16-bit pair of `ssim_reference.py`.
     static func pair16(_ w: Int, _ h: Int, _ k: Int) -> (AnyRGBAImage, AnyRGBAImage) {
-        var a = RGBAImage<UInt16>(width: w, height: h), b = RGBAImage<UInt16>(width: w, height: h)
+        var a = try! RGBAImage<UInt16>(width: w, height: h), b = try! RGBAImage<UInt16>(width: w, height: h)
         for y in 0..<h {
             for x in 0..<w {
                 let r = (x * 1500 + y * 700) % 65536, g = (x * y * 40 + 3000) % 65536, bl = (y * 1800) % 65536

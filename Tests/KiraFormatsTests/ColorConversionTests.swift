@@ -12,7 +12,7 @@ import Testing
 
     /// A picture with every level of each channel and mixes of them, opaque but for one column.
     static func picture() -> RGBAImage<UInt8> {
-        var image = RGBAImage<UInt8>(width: 64, height: 48)
+        var image = try! RGBAImage<UInt8>(width: 64, height: 48)
         for y in 0..<48 {
             for x in 0..<64 {
                 image[x, y] = SIMD4(UInt8((x * 4 + y) % 256), UInt8((y * 5 + x / 2) % 256), UInt8((x * y) % 256), x == 3 ? 128 : 255)
@@ -104,7 +104,7 @@ import Testing
 
     /// A linear file (gAMA 1.0) is brightened into sRGB's curve, at 8 and 16 bits and grey too.
     @Test func linearArtIsEncodedWithSRGBsCurve() throws {
-        var image = RGBAImage<UInt8>(width: 4, height: 1)
+        var image = try RGBAImage<UInt8>(width: 4, height: 1)
         for x in 0..<4 { image[x, 0] = SIMD4(UInt8(x * 85), UInt8(x * 85), UInt8(x * 85), 255) }
         let linear = [("gAMA", ColorChunks.gAMA(1))]
         func srgb(_ v: Double) -> Double { v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ContactSheetTests {
     @Test func framesLandInTheirCellsWithLabels() throws {
-        var red = RGBAImage<UInt8>(width: 40, height: 60), blue = red
+        var red = try RGBAImage<UInt8>(width: 40, height: 60), blue = red
         for i in stride(from: 0, to: red.channels.count, by: 4) {
             red.channels[i] = 255; red.channels[i + 3] = 255
             blue.channels[i + 2] = 255; blue.channels[i + 3] = 255
@@ -33,7 +33,7 @@ import Testing
         #expect(tall == (800, 1, 800))
         #expect(ContactSheet.cellSize(frameWidth: 1, frameHeight: 16384, cellWidth: 200) == (800, 1, 800))
         #expect(ContactSheet.cellSize(frameWidth: 16384, frameHeight: 1, cellWidth: 200) == (1, 200, 1))
-        var frame = RGBAImage<UInt8>(width: 5, height: 4000)
+        var frame = try RGBAImage<UInt8>(width: 5, height: 4000)
         for i in stride(from: 0, to: frame.channels.count, by: 4) { frame.channels[i] = 255; frame.channels[i + 3] = 255 }
         let sheet = try ContactSheet.make(frames: [(time: 0, image: frame)], columns: 6, cellWidth: 200)
         #expect(sheet.width == 8 + 208 && sheet.height == 8 + 800 + 18 + 8)

@@ -10,7 +10,7 @@ import Testing
 @Suite struct StillEncoderTests {
     /// A smooth card-like picture with a transparent border of `border` pixels (transparent black).
     static func picture(width: Int = 64, height: Int = 80, border: Int = 0) -> RGBAImage<UInt8> {
-        var image = RGBAImage<UInt8>(width: width, height: height)
+        var image = try! RGBAImage<UInt8>(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
                 let inside = x >= border && y >= border && x < width - border && y < height - border
@@ -134,7 +134,7 @@ import Testing
     /// Transparent pixels, whatever colour they store, do not darken the edge they border: the
     /// colour is scaled premultiplied, so a red edge stays red as it fades out.
     @Test func transparencyDoesNotBleed() throws {
-        var image = RGBAImage<UInt8>(width: 40, height: 40)
+        var image = try RGBAImage<UInt8>(width: 40, height: 40)
         for y in 0..<40 { for x in 0..<20 { image[x, y] = SIMD4(255, 0, 0, 255) } }
         let scaled = try image.lanczosScaled(width: 10, height: 10)
         for y in 0..<10 {

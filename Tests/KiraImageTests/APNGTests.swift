@@ -85,7 +85,7 @@ enum APNGChecker {
 @Suite struct APNGTests {
     static func frames<C: ImageChannel>(_ count: Int, as: C.Type) -> [RGBAImage<C>] {
         (0..<count).map { k in
-            var image = RGBAImage<C>(width: 23, height: 17)
+            var image = try! RGBAImage<C>(width: 23, height: 17)
             for i in image.channels.indices { image.channels[i] = C(truncatingIfNeeded: (i * 7 + k * 31) % Int(C.max)) }
             return image
         }
@@ -140,8 +140,8 @@ enum APNGChecker {
         #expect(sizes[0] == (23, 17) && sizes[1] == (4, 5) && sizes[2] == (1, 1))
     }
 
-    @Test func changedRegion() {
-        let a = RGBAImage<UInt16>(width: 9, height: 7)
+    @Test func changedRegion() throws {
+        let a = try RGBAImage<UInt16>(width: 9, height: 7)
         var b = a
         #expect(b.changedRegion(since: a) == nil)
         b[3, 2] = SIMD4(0, 0, 0, 1)
@@ -173,14 +173,14 @@ enum APNGChecker {
 
     @Test func wrongFramesAreRefusedAndLeaveNoFile() throws {
         let directory = try TemporaryDirectory()
-        let image = RGBAImage<UInt8>(width: 4, height: 4)
+        let image = try RGBAImage<UInt8>(width: 4, height: 4)
         do {
             let writer = try APNGFileWriter(path: directory.path + "/a.png", width: 4, height: 4, frameCount: 2, framesPerSecond: 30)
             // The first frame must be whole; a frame must fit the canvas and keep the layout.
             #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(image, region: ImageRegion(x: 1, y: 0, width: 3, height: 4))) }
             try writer.append(APNGFrame.encode(image))
-            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(RGBAImage<UInt8>(width: 5, height: 4))) }
-            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(RGBAImage<UInt16>(width: 4, height: 4))) }
+            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(try RGBAImage<UInt8>(width: 5, height: 4))) }
+            #expect(throws: ImageFileError.self) { try writer.append(APNGFrame.encode(try RGBAImage<UInt16>(width: 4, height: 4))) }
             // One frame of two declared.
             #expect(throws: ImageFileError.self) { try writer.finish() }
         }

@@ -5,7 +5,7 @@ import Testing
 /// caller owns.
 @Suite struct ImageRegionTests {
     /// A 7×5 image whose every channel differs from every other.
-    private static let image = RGBAImage<UInt16>(width: 7, height: 5, channels: (0..<(7 * 5 * 4)).map { UInt16($0 * 3 + 1) })
+    private static let image = try! RGBAImage<UInt16>(width: 7, height: 5, channels: (0..<(7 * 5 * 4)).map { UInt16($0 * 3 + 1) })
 
     @Test(arguments: [ImageRegion(x: 2, y: 1, width: 3, height: 2), ImageRegion(x: 0, y: 0, width: 7, height: 1),
                       ImageRegion(x: 6, y: 0, width: 1, height: 5), ImageRegion(x: 0, y: 4, width: 7, height: 1),

@@ -15,14 +15,14 @@ import KiraTestSupport
                       .init(filters: .none, deflater: .igzip(level: 0), sixteenBitDeflater: .igzip(level: 0)),
                       .init(filters: .all, deflater: .igzip(level: 3), sixteenBitDeflater: .igzip(level: 3))])
     func eightBitRoundTrips(options: PNGCodec.EncodingOptions) throws {
-        var image = RGBAImage<UInt8>(width: 37, height: 23)
+        var image = try RGBAImage<UInt8>(width: 37, height: 23)
         for i in image.channels.indices { image.channels[i] = UInt8((i * 31 + i / 7) & 0xFF) }
         let decoded = try PNGCodec.decode(PNGCodec.encode(image, options: options))
         #expect(decoded == .rgba8(image))
     }
 
     @Test func sixteenBitRoundTrips() throws {
-        var image = RGBAImage<UInt16>(width: 19, height: 31)
+        var image = try RGBAImage<UInt16>(width: 19, height: 31)
         for i in image.channels.indices { image.channels[i] = UInt16((i * 40503) & 0xFFFF) }
         let decoded = try PNGCodec.decode(PNGCodec.encode(image))
         #expect(decoded == .rgba16(image))
@@ -39,8 +39,8 @@ import KiraTestSupport
                                          deflater: deflater == "igzip" ? .igzip(level: level % 4) : .libdeflate(level: level), filter: filter)
         }
         for (width, height) in [(1, 1), (3, 5), (37, 23), (17, 1), (1, 9)] {
-            var image8 = RGBAImage<UInt8>(width: width, height: height)
-            var image16 = RGBAImage<UInt16>(width: width, height: height)
+            var image8 = try RGBAImage<UInt8>(width: width, height: height)
+            var image16 = try RGBAImage<UInt16>(width: width, height: height)
             for i in image8.channels.indices {
                 let pixel = i / 4, x = pixel % width, y = pixel / width
                 // Smooth gradients in the top half, noise below.
@@ -67,7 +67,7 @@ import KiraTestSupport
     /// `kira_igzip_zlib_compress_bound` leaves (a 4 MB frame, every level) and decode exactly.
     @Test func igzipStoresIncompressibleFramesWhole() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        let image = RGBAImage<UInt8>(width: 1024, height: 1024, channels: (0..<(4 << 20)).map { _ in
+        let image = try RGBAImage<UInt8>(width: 1024, height: 1024, channels: (0..<(4 << 20)).map { _ in
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return UInt8(truncatingIfNeeded: state >> 56)
         })
@@ -109,8 +109,8 @@ import KiraTestSupport
     /// Compressions reuse buffers and compressors (``CompressionScratch``): many at once, of
     /// different sizes, deflaters and levels, give the bytes each gives alone.
     @Test func concurrentCompressionsGiveTheBytesOfSerialOnes() throws {
-        let images = (0..<12).map { k in
-            RGBAImage<UInt8>(width: 5 + 7 * k, height: 3 + 5 * (k % 4),
+        let images = try (0..<12).map { k in
+            try RGBAImage<UInt8>(width: 5 + 7 * k, height: 3 + 5 * (k % 4),
                              channels: (0..<(4 * (5 + 7 * k) * (3 + 5 * (k % 4)))).map { UInt8(truncatingIfNeeded: $0 * (k + 3) ^ ($0 >> 2)) })
         }
         @Sendable func compress(_ k: Int) throws -> [UInt8] {
@@ -130,8 +130,8 @@ import KiraTestSupport
 
     /// `standard` and `fast` go through the deflaters they say, at both depths.
     @Test func presetsChooseTheirDeflater() throws {
-        let image8 = RGBAImage<UInt8>(width: 9, height: 7, channels: (0..<252).map { UInt8($0 % 251) })
-        let image16 = RGBAImage<UInt16>(width: 9, height: 7, channels: (0..<252).map { UInt16($0 * 97) })
+        let image8 = try RGBAImage<UInt8>(width: 9, height: 7, channels: (0..<252).map { UInt8($0 % 251) })
+        let image16 = try RGBAImage<UInt16>(width: 9, height: 7, channels: (0..<252).map { UInt16($0 * 97) })
         let whole = ImageRegion(x: 0, y: 0, width: 9, height: 7)
         func imageData<C>(_ image: RGBAImage<C>, _ deflater: PNGCodec.Deflater, _ filter: PNGImageData.RowFilter) throws -> [UInt8] {
             try PNGCodec.encodeImageData(image, region: whole, deflater: deflater, filter: filter)
@@ -144,8 +144,8 @@ import KiraTestSupport
         #expect(PNGCodec.EncodingOptions() == .standard)
     }
 
-    @Test func depthConversionsAreExactWhereTheyCanBe() {
-        let image = RGBAImage<UInt8>(width: 256, height: 1, channels: (0..<1024).map { UInt8($0 / 4) })
+    @Test func depthConversionsAreExactWhereTheyCanBe() throws {
+        let image = try RGBAImage<UInt8>(width: 256, height: 1, channels: (0..<1024).map { UInt8($0 / 4) })
         let wide = AnyRGBAImage.rgba8(image).rgba16
         #expect(wide.channels.map { Int($0) } == image.channels.map { Int($0) * 257 })
         #expect(AnyRGBAImage.rgba16(wide).rgba8 == image)
@@ -154,14 +154,14 @@ import KiraTestSupport
     @Test func writeIsAtomicAndReadable() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/out.png"
-        let image = RGBAImage<UInt8>(width: 4, height: 3, channels: (0..<48).map { UInt8($0 * 5) })
+        let image = try RGBAImage<UInt8>(width: 4, height: 3, channels: (0..<48).map { UInt8($0 * 5) })
         try PNGCodec.write(image, to: path)
         #expect(try PNGCodec.read(path) == .rgba8(image))
         #expect(directory.contents() == ["out.png"], "no temporary file is left behind")
     }
 
-    @Test func writeIntoMissingDirectoryFailsCleanly() {
-        let image = RGBAImage<UInt8>(width: 1, height: 1)
+    @Test func writeIntoMissingDirectoryFailsCleanly() throws {
+        let image = try RGBAImage<UInt8>(width: 1, height: 1)
         #expect(throws: ImageFileError.self) { try PNGCodec.write(image, to: "/nonexistent-kira-dir/x.png") }
     }
 

@@ -1,22 +1,11 @@
 import CKiraPNG
+import KiraTestSupport
 import Testing
 
 /// The vectorised PNG row filters of `kira_png_row_filters.h` against their one-byte definition,
 /// `kira_png_filter_byte`: the filtered bytes and the adaptive choice's cost, for every filter
 /// type, both pixel sizes, and row lengths around the 32-byte steps (head, whole steps, tail).
 @Suite struct PNGRowFilterTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476C_E484_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The filtered row and its cost by the one-byte definition.
     static func reference(type: Int32, row: [UInt8], above: [UInt8], bpp: Int) -> (bytes: [UInt8], cost: UInt64) {
         var bytes = [UInt8](repeating: 0, count: row.count)

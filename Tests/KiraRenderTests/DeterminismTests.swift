@@ -23,7 +23,7 @@ import Testing
         let art = TestImages.art(width: 64, height: 40)
         let mask = TestImages.mask(width: 64, height: 40)
         let renderer = ShadeRenderer(threads: 2)
-        var output = RGBAImage<UInt8>(width: 0, height: 0)
+        var output = RGBAImage<UInt8>()
         for tilt in stride(from: Float(-10), through: 10, by: 5) {
             let normal = Rotation.normalFromTilt(tiltXDegrees: tilt, tiltYDegrees: -tilt / 2)
             try renderer.shade(art: art, mask: mask, normal: normal, into: &output)
@@ -47,7 +47,7 @@ import Testing
         } + [SIMD3(0, 0, -1)]
         for threads in [1, 3] {
             let renderer = ShadeRenderer(threads: threads, tileRows: 4)
-            var stack = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+            var stack = try FrameStack<UInt8>(width: 0, height: 0, count: 0)
             try renderer.shade(art: art, mask: mask, normals: normals, into: &stack)
             #expect(stack.count == normals.count)
             for (k, normal) in normals.enumerated() {
@@ -60,16 +60,16 @@ import Testing
     @Test func sixteenBitSweep() throws {
         let art = TestImages.art(width: 19, height: 5, as: UInt16.self)
         let normals = [SIMD3<Float>(0, 0, 1), SIMD3(0.2, -0.1, 0.9)]
-        var stack = FrameStack<UInt16>(width: 0, height: 0, count: 0)
+        var stack = try FrameStack<UInt16>(width: 0, height: 0, count: 0)
         try ShadeRenderer().shade(art: art, mask: art, normals: normals, into: &stack)
         for (k, normal) in normals.enumerated() {
             #expect(stack.frame(k) == (try ReferenceRenderer.shade(art: art, mask: art, normal: normal, as: UInt16.self)))
         }
     }
 
-    @Test func invalidNormalInSweepThrows() {
+    @Test func invalidNormalInSweepThrows() throws {
         let art = TestImages.art(width: 4, height: 4)
-        var stack = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        var stack = try FrameStack<UInt8>(width: 0, height: 0, count: 0)
         #expect(throws: RenderError.invalidNormal(SIMD3(0, 0, 0))) {
             try ShadeRenderer().shade(art: art, mask: art, normals: [SIMD3(0, 0, 1), .zero], into: &stack)
         }

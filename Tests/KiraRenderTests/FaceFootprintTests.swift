@@ -92,21 +92,21 @@ import Testing
     /// would be stripes or a moiré.
     @Test(arguments: [FrameRenderer.ProjectionPath.lanes, .scalar])
     func finePatternsAverageInsteadOfAliasing(path: FrameRenderer.ProjectionPath) throws {
-        var art = RGBAImage<UInt8>(width: 160, height: 224)
+        var art = try RGBAImage<UInt8>(width: 160, height: 224)
         for y in 0..<art.height {
             for x in 0..<art.width {
                 let v: UInt8 = (x + y / 3) % 2 == 0 ? 255 : 0
                 art[x, y] = SIMD4(v, v, v, 255)
             }
         }
-        let black = RGBAImage<UInt8>(width: 1, height: 1, channels: [0, 0, 0, 255])
-        let face = CardFace(art: .rgba8(art), mask: .rgba8(black))
-        var scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 4, tiltY: -7), canvasSize: (60, 80),
+        let black = try RGBAImage<UInt8>(width: 1, height: 1, channels: [0, 0, 0, 255])
+        let face = try CardFace(art: .rgba8(art), mask: .rgba8(black))
+        var scene = try FrameScene(front: face, back: face, pose: CardPose(tiltX: 4, tiltY: -7), canvasSize: (60, 80),
                                background: .color(SIMD3(0, 0, 0)))
         scene.cardScale = 0.27
         let renderer = FrameRenderer(threads: 2)
         renderer.projectionPath = path
-        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        var frame = RGBAImage<UInt8>()
         try renderer.render(scene, into: &frame)
         var low = 255, high = 0
         for y in 30..<50 {

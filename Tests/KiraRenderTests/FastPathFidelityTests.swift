@@ -70,8 +70,8 @@ import Testing
 
     @Test func alphaIsKeptAndShineIsAdded() throws {
         let art = TestImages.art(width: 32, height: 32)
-        let black = RGBAImage<UInt8>(width: 1, height: 1)
-        var white = RGBAImage<UInt8>(width: 1, height: 1)
+        let black = try RGBAImage<UInt8>(width: 1, height: 1)
+        var white = try RGBAImage<UInt8>(width: 1, height: 1)
         white[0, 0] = SIMD4(255, 255, 255, 255)
         let renderer = ShadeRenderer()
         let normal = SIMD3<Float>(0, 0, 1)
@@ -93,7 +93,7 @@ import Testing
             #expect(throws: RenderError.self) { try renderer.shade(art: art, mask: art, normal: bad, as: UInt8.self) }
         }
         #expect(throws: RenderError.emptyImage("mask")) {
-            try renderer.shade(art: art, mask: RGBAImage<UInt8>(width: 0, height: 0), normal: SIMD3(0, 0, 1), as: UInt8.self)
+            try renderer.shade(art: art, mask: RGBAImage<UInt8>(), normal: SIMD3(0, 0, 1), as: UInt8.self)
         }
     }
 
@@ -101,10 +101,10 @@ import Testing
     @Test func premultipliedSweepMatchesReference() throws {
         let normals = Self.normals.map(\.1)
         let art8 = TestImages.art(width: 33, height: 51), mask8 = TestImages.mask(width: 13, height: 17)
-        var stack8 = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        var stack8 = try FrameStack<UInt8>(width: 0, height: 0, count: 0)
         try ShadeRenderer(threads: 2).shade(art: art8, mask: mask8, normals: normals, premultiplied: true, into: &stack8)
         let art16 = TestImages.art(width: 33, height: 51, as: UInt16.self)
-        var stack16 = FrameStack<UInt16>(width: 0, height: 0, count: 0)
+        var stack16 = try FrameStack<UInt16>(width: 0, height: 0, count: 0)
         try ShadeRenderer(threads: 2).shade(art: art16, mask: mask8, normals: normals, premultiplied: true, into: &stack16)
         for (k, normal) in normals.enumerated() {
             let reference8 = try ReferenceRenderer.shade(art: art8, mask: mask8, normal: normal, premultiplied: true, as: UInt8.self)

@@ -19,7 +19,7 @@ import Testing
 
     /// The foil map: a relief of rings, at twice the art's size (the same aspect ratio).
     static func foilMap(width: Int, height: Int) -> AnyRGBAImage {
-        var image = RGBAImage<UInt16>(width: width, height: height)
+        var image = try! RGBAImage<UInt16>(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
                 let v = UInt16(((x - width / 2) * (x - width / 2) + (y - height / 3) * (y - height / 3)) * 97 % 65536)
@@ -73,7 +73,7 @@ import Testing
         let art = TestImages.art(width: 35, height: 21, as: UInt16.self)
         let mask = TestImages.mask(width: 35, height: 21, as: UInt16.self)
         let parameters = Self.parameters(foil, intensity: 1.3, glare: 0.5)
-        var stack = FrameStack<UInt16>(width: 0, height: 0, count: 0)
+        var stack = try FrameStack<UInt16>(width: 0, height: 0, count: 0)
         try ShadeRenderer(threads: 2).shade(art: art, mask: mask, normals: Self.normals, parameters: parameters,
                                             premultiplied: true, into: &stack)
         for (k, normal) in Self.normals.enumerated() {
@@ -89,7 +89,7 @@ import Testing
     func zeroIntensityIsTheArtWithoutShine(foil: String) throws {
         let art = TestImages.art(width: 40, height: 24)
         let mask = TestImages.mask(width: 40, height: 24)
-        let black = RGBAImage<UInt8>(width: 3, height: 3, channels: [UInt8](repeating: 0, count: 36))
+        let black = try RGBAImage<UInt8>(width: 3, height: 3, channels: [UInt8](repeating: 0, count: 36))
         let normal = Self.normals[0]
         let renderer = ShadeRenderer(threads: 2)
         let none = try renderer.shade(art: art, mask: mask, normal: normal, parameters: Self.parameters(foil, intensity: 0),

@@ -63,7 +63,7 @@ import Testing
             #expect(sink.previousOK == Array(repeating: true, count: 7))
         }
         for (k, scene) in scenes.enumerated() {
-            var single = RGBAImage<UInt8>(width: 0, height: 0)
+            var single = RGBAImage<UInt8>()
             try FrameRenderer(threads: 1).render(scene, into: &single)
             #expect(first.frames[k] == single, "frame \(k)")
             #expect(first.decoded[k] == single, "frame \(k), encoded")

@@ -18,15 +18,15 @@ import Testing
         // Mark the back's top-left corner so that a mirrored back would show.
         for y in 0..<6 { for x in 0..<6 { back[x, y] = SIMD4(255, 0, 255, 255) } }
         let mask = TestImages.mask(width: 13, height: 17)
-        return FrameScene(
-            front: CardFace(art: .rgba8(art), mask: .rgba8(mask)),
-            back: CardFace(art: .rgba8(back), mask: .rgba8(mask)),
+        return try! FrameScene(  // valid images and pose: nothing to refuse
+            front: try CardFace(art: .rgba8(art), mask: .rgba8(mask)),
+            back: try CardFace(art: .rgba8(back), mask: .rgba8(mask)),
             pose: pose, background: background, visibility: visibility)
     }
 
     /// `face` (premultiplied) composited over `background` at `origin` on a canvas of the scene's size.
     static func flatComposite(_ face: RGBAImage<UInt8>, scene: FrameScene) -> RGBAImage<UInt8> {
-        var canvas = RGBAImage<UInt8>(width: scene.canvasWidth, height: scene.canvasHeight)
+        var canvas = try! RGBAImage<UInt8>(width: scene.canvasWidth, height: scene.canvasHeight)
         let bg = scene.background.premultiplied
         let origin = scene.cardOrigin
         for y in 0..<canvas.height {
@@ -53,13 +53,13 @@ import Testing
     @Test(arguments: [FrameBackground.color(SIMD3(0.1, 0.2, 0.3)), .transparent])
     func restingCardIsTheFlatShadeOnTheBackground(background: FrameBackground) throws {
         let scene = Self.scene(background: background)
-        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        var frame = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &frame)
         guard case .rgba8(let art) = scene.front.art, case .rgba8(let mask) = scene.front.mask else {
             Issue.record("the test scene's front is 8-bit")
             return
         }
-        var flat = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        var flat = try FrameStack<UInt8>(width: 0, height: 0, count: 0)
         try ShadeRenderer().shade(art: art, mask: mask, normals: [SIMD3(0, 0, 1)], premultiplied: true, into: &flat)
         let expected = Self.flatComposite(flat.frame(0), scene: scene)
         #expect(frame.width == scene.canvasWidth && frame.height == scene.canvasHeight)
@@ -71,20 +71,20 @@ import Testing
     /// behind, and an edge between transparent and opaque texels takes no colour from the
     /// transparent ones.
     @Test func facesArePremultipliedAsOnScreen() throws {
-        var art = RGBAImage<UInt8>(width: 40, height: 56)
+        var art = try RGBAImage<UInt8>(width: 40, height: 56)
         for y in 0..<56 {
             for x in 0..<40 { art[x, y] = x < 20 ? SIMD4(255, 0, 0, 0) : SIMD4(0, 0, 255, 255) }  // red, but transparent
         }
-        var mask = RGBAImage<UInt8>(width: 40, height: 56)
+        var mask = try RGBAImage<UInt8>(width: 40, height: 56)
         for i in 0..<mask.channels.count { mask.channels[i] = 255 }
-        let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
-        let scene = FrameScene(front: face, back: face, pose: CardPose(tiltY: 9), background: .color(.zero))
-        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        let face = try CardFace(art: .rgba8(art), mask: .rgba8(mask))
+        let scene = try FrameScene(front: face, back: face, pose: CardPose(tiltY: 9), background: .color(.zero))
+        var frame = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &frame)
         // The transparent half is lit by the shine alone: no red from the art, but not black.
         let origin = scene.cardOrigin
         let lit = frame[origin.x + 8, origin.y + 28]
-        var shine = FrameStack<UInt8>(width: 0, height: 0, count: 0)
+        var shine = try FrameStack<UInt8>(width: 0, height: 0, count: 0)
         try ShadeRenderer().shade(art: art, mask: mask, normals: [scene.pose.normal(convention: .seed)],
                                   premultiplied: true, into: &shine)
         #expect(shine.frame(0)[8, 28].w == 0 && shine.frame(0)[8, 28] != SIMD4(0, 0, 0, 0))
@@ -95,9 +95,9 @@ import Testing
         // The colour stored under alpha 0 makes no difference anywhere, the seam included.
         var black = art
         for y in 0..<56 { for x in 0..<20 { black[x, y] = SIMD4(0, 0, 0, 0) } }
-        let blackFace = CardFace(art: .rgba8(black), mask: .rgba8(mask))
-        var blackFrame = RGBAImage<UInt8>(width: 0, height: 0)
-        try FrameRenderer().render(FrameScene(front: blackFace, back: blackFace, pose: CardPose(tiltY: 9),
+        let blackFace = try CardFace(art: .rgba8(black), mask: .rgba8(mask))
+        var blackFrame = RGBAImage<UInt8>()
+        try FrameRenderer().render(try FrameScene(front: blackFace, back: blackFace, pose: CardPose(tiltY: 9),
                                               background: .color(.zero)), into: &blackFrame)
         let same = blackFrame == frame
         #expect(same, "the colour under alpha 0 showed")
@@ -105,7 +105,7 @@ import Testing
 
     @Test func flippedCardShowsTheBackReadable() throws {
         let scene = Self.scene(pose: CardPose(flip: 180))
-        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        var frame = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &frame)
         let origin = scene.cardOrigin
         // The back's magenta mark is at the card's top-left, not mirrored to the top-right.
@@ -117,14 +117,14 @@ import Testing
     @Test func edgeOnCardCoversAtMostASliver() throws {
         for flip in [90.0, 270] {
             let scene = Self.scene(pose: CardPose(flip: flip), background: .transparent, opaque: true)
-            var frame = RGBAImage<UInt8>(width: 0, height: 0)
+            var frame = RGBAImage<UInt8>()
             try FrameRenderer().render(scene, into: &frame)
             let covered = stride(from: 3, to: frame.channels.count, by: 4).reduce(0) { $0 + Int(frame.channels[$1]) } / 255
             #expect(covered <= Self.cardSize.height * 2, "flip \(flip): \(covered) pixels' worth of coverage")
         }
         // Just off edge-on, one face shows as a thin sliver, not nothing and not the card.
         let scene = Self.scene(pose: CardPose(flip: 88), background: .transparent, opaque: true)
-        var frame = RGBAImage<UInt8>(width: 0, height: 0)
+        var frame = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &frame)
         let covered = stride(from: 3, to: frame.channels.count, by: 4).reduce(0) { $0 + Int(frame.channels[$1]) } / 255
         #expect(covered > 0 && covered < Self.cardSize.width * Self.cardSize.height / 10)
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func mirroredTiltMirrorsTheGeometry() throws {
-        var left = RGBAImage<UInt8>(width: 0, height: 0), right = RGBAImage<UInt8>(width: 0, height: 0)
+        var left = RGBAImage<UInt8>(), right = RGBAImage<UInt8>()
         let renderer = FrameRenderer()
         try renderer.render(Self.scene(pose: CardPose(tiltX: 7, tiltY: 23), background: .transparent, opaque: true), into: &left)
         try renderer.render(Self.scene(pose: CardPose(tiltX: 7, tiltY: -23), background: .transparent, opaque: true), into: &right)
@@ -200,10 +200,10 @@ import Testing
 
     @Test func identicalAtAnyThreadCount() throws {
         let scene = Self.scene(pose: CardPose(tiltX: -9, tiltY: 14, flip: 30))
-        var baseline = RGBAImage<UInt8>(width: 0, height: 0)
+        var baseline = RGBAImage<UInt8>()
         try FrameRenderer(threads: 1).render(scene, into: &baseline)
         for (threads, tileRows) in [(2, 16), (7, 3), (3, 1)] {
-            var frame = RGBAImage<UInt8>(width: 0, height: 0)
+            var frame = RGBAImage<UInt8>()
             try FrameRenderer(threads: threads, tileRows: tileRows).render(scene, into: &frame)
             #expect(frame == baseline, "\(threads) threads, \(tileRows)-row tiles")
         }
@@ -211,7 +211,7 @@ import Testing
 
     @Test func crossfadeBlendsTheFacesByFlipProgress() throws {
         let renderer = FrameRenderer()
-        var solid = RGBAImage<UInt8>(width: 0, height: 0), faded = RGBAImage<UInt8>(width: 0, height: 0)
+        var solid = RGBAImage<UInt8>(), faded = RGBAImage<UInt8>()
         try renderer.render(Self.scene(pose: CardPose(flip: 0)), into: &solid)
         try renderer.render(Self.scene(pose: CardPose(flip: 0), visibility: .crossfade), into: &faded)
         #expect(solid == faded, "at 0° the crossfade shows only the front")
@@ -231,7 +231,7 @@ import Testing
         #expect(scene.layers().map(\.side) == [.front, .back])
         scene.visibility = .crossfadeBackUnder  // seed002-flip: the front over the back
         #expect(scene.layers().map(\.side) == [.back, .front])
-        var over = RGBAImage<UInt8>(width: 0, height: 0), under = RGBAImage<UInt8>(width: 0, height: 0)
+        var over = RGBAImage<UInt8>(), under = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &under)
         scene.visibility = .crossfade
         try FrameRenderer().render(scene, into: &over)
@@ -240,7 +240,7 @@ import Testing
 
     @Test func sixteenBitFrames() throws {
         let scene = Self.scene(pose: CardPose(tiltY: 12))
-        var deep = RGBAImage<UInt16>(width: 0, height: 0), flat = RGBAImage<UInt8>(width: 0, height: 0)
+        var deep = RGBAImage<UInt16>(), flat = RGBAImage<UInt8>()
         let renderer = FrameRenderer()
         try renderer.render(scene, into: &deep)
         try renderer.render(scene, into: &flat)
@@ -260,7 +260,7 @@ import Testing
         let renderer = FrameRenderer(threads: 2)
         try renderer.render(scenes, into: &batch)
         for (i, scene) in scenes.enumerated() {
-            var single = RGBAImage<UInt8>(width: 0, height: 0)
+            var single = RGBAImage<UInt8>()
             try FrameRenderer(threads: 1).render(scene, into: &single)
             #expect(batch[i] == single, "frame \(i)")
         }
@@ -268,7 +268,7 @@ import Testing
 
     @Test func separateFacesTurnEachFaceByItsOwnAngle() throws {
         let renderer = FrameRenderer()
-        var frame = RGBAImage<UInt8>(width: 0, height: 0), reference = RGBAImage<UInt8>(width: 0, height: 0)
+        var frame = RGBAImage<UInt8>(), reference = RGBAImage<UInt8>()
         // Front at rest and back edge-on: the plain front.
         var scene = Self.scene(visibility: .separateFaces(front: 0, back: -90))
         try renderer.render(scene, into: &frame)
@@ -286,7 +286,7 @@ import Testing
 @Suite struct ReferenceShadedFrameTests {
     @Test func referenceShadingGivesTheSameFrames() throws {
         let scene = FrameRendererTests.scene(pose: CardPose(tiltX: 4, tiltY: -9, flip: 30))
-        var fast = RGBAImage<UInt8>(width: 0, height: 0), reference = RGBAImage<UInt8>(width: 0, height: 0)
+        var fast = RGBAImage<UInt8>(), reference = RGBAImage<UInt8>()
         try FrameRenderer().render(scene, into: &fast)
         let renderer = FrameRenderer()
         renderer.faceShading = .reference

@@ -7,17 +7,17 @@ import Testing
 /// The default canvas stays inside Kira's own limits; batches fit the budget.
 @Suite struct MemoryBoundsTests {
     @Test(arguments: [(630, 880), (16384, 1), (1, 16384), (8000, 8000), (8191, 8191), (16384, 4096), (4095, 3)])
-    func defaultCanvasWithinLimits(card: (Int, Int)) {
+    func defaultCanvasWithinLimits(card: (Int, Int)) throws {
         let limits = PNGCodec.Limits.standard
-        let (w, h) = FrameScene.defaultCanvasSize(cardWidth: card.0, cardHeight: card.1)
+        let (w, h) = try FrameScene.defaultCanvasSize(cardWidth: card.0, cardHeight: card.1)
         #expect(w <= limits.maxSide && h <= limits.maxSide && w * h <= limits.maxPixels, "\(card) → \(w)×\(h)")
         #expect(w >= card.0 && h >= card.1 && (w - card.0) % 2 == 0 && (h - card.1) % 2 == 0, "\(card) → \(w)×\(h)")
     }
 
     /// A card that fits keeps the whole ±45° room, as before the limits.
-    @Test func smallCardsKeepTheirRoom() {
+    @Test func smallCardsKeepTheirRoom() throws {
         let room = FrameScene.roomForTilt(cardWidth: 630, cardHeight: 880)
-        #expect(FrameScene.defaultCanvasSize(cardWidth: 630, cardHeight: 880) == room)
+        #expect(try FrameScene.defaultCanvasSize(cardWidth: 630, cardHeight: 880) == room)
         #expect(room.width > 630 && room.height > 880)
     }
 

@@ -46,7 +46,7 @@ import Testing
                                          as: Out.Type) throws -> RGBAImage<Out> {
         let renderer = FrameRenderer(threads: threads, tileRows: 5)
         renderer.projectionPath = path
-        var frame = RGBAImage<Out>(width: 0, height: 0)
+        var frame = RGBAImage<Out>()
         try renderer.render(scene, into: &frame)
         return frame
     }

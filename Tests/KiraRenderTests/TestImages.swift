@@ -4,7 +4,7 @@ import KiraImage
 enum TestImages {
     /// Art with smooth gradients, some transparency and a hard edge.
     static func art<C: ImageChannel>(width: Int, height: Int, as: C.Type = UInt8.self) -> RGBAImage<C> {
-        var image = RGBAImage<C>(width: width, height: height)
+        var image = try! RGBAImage<C>(width: width, height: height)
         let maxValue = Int(C.max)
         for y in 0..<height {
             for x in 0..<width {
@@ -20,7 +20,7 @@ enum TestImages {
 
     /// A gray mask with soft steps, optionally of another size than the art.
     static func mask<C: ImageChannel>(width: Int, height: Int, as: C.Type = UInt8.self) -> RGBAImage<C> {
-        var image = RGBAImage<C>(width: width, height: height)
+        var image = try! RGBAImage<C>(width: width, height: height)
         let maxValue = Int(C.max)
         for y in 0..<height {
             for x in 0..<width {

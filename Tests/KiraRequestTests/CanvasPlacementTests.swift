@@ -25,7 +25,7 @@ import Testing
     func aFittedStillFillsTheCanvas(pose: CardPose, size: String) throws {
         var request = try RenderRequest(values: [("fit", "true"), ("size", size)])
         request.pose = pose
-        let scene = request.scene(for: Self.card)
+        let scene = try request.scene(for: Self.card)
         let fill = Self.coverage([scene])
         #expect(fill.cropped == 0)
         // A margin of 4% of the shorter side on every side: about 92% on the tighter axis.
@@ -44,7 +44,7 @@ import Testing
     func aFittedAnimationFillsTheCanvasOverAllItsFrames(preset: AnimationPreset) throws {
         let request = try AnimationRequest(values: [("preset", preset.rawValue), ("fps", "12"), ("size", "1080x1350"), ("fit", "true")])
         let drag = try request.loadDrag()
-        let scenes = request.scenes(for: try request.timing(drag: drag), card: Self.card, drag: drag)
+        let scenes = try request.scenes(for: try request.timing(drag: drag), card: Self.card, drag: drag)
         let fill = Self.coverage(scenes)
         #expect(fill.cropped == 0, "\(preset): \(fill.cropped) frames cropped")
         #expect(max(fill.width, fill.height) >= 0.88 && fill.width <= 1 && fill.height <= 1, "\(preset): spans \(fill)")
@@ -55,15 +55,15 @@ import Testing
 
     @Test func aGivenSizeThatCropsSaysSo() throws {
         let small = try RenderRequest(values: [("size", "500x700"), ("tilt_x", "8")])
-        let note = try #require(small.notes(for: small.scene(for: Self.card)).first)
+        let note = try #require(small.notes(for: try small.scene(for: Self.card)).first)
         #expect(note == "the card reaches beyond the 500×700 canvas and is cropped (give {fit} to fill the canvas with the whole card, or {scale})")
         for values in [[("size", "500x700"), ("fit", "true")], [("size", "500x700"), ("scale", "0.5")], [("size", "800x1000")], []] {
             let request = try RenderRequest(values: values + [("tilt_x", "8")])
-            #expect(request.notes(for: request.scene(for: Self.card)).isEmpty, "\(values)")
+            #expect(request.notes(for: try request.scene(for: Self.card)).isEmpty, "\(values)")
         }
         let showcase = try AnimationRequest(values: [("preset", "showcase"), ("fps", "12"), ("size", "700x950")])
         let drag = try showcase.loadDrag()
-        let scenes = showcase.scenes(for: try showcase.timing(drag: drag), card: Self.card, drag: drag)
+        let scenes = try showcase.scenes(for: try showcase.timing(drag: drag), card: Self.card, drag: drag)
         let cropped = scenes.filter(\.isCropped).count
         #expect(cropped > 0 && cropped < scenes.count)
         #expect(showcase.cropNote(for: scenes)

@@ -16,8 +16,8 @@ import Testing
         let request = try RenderRequest(values: [])
         #expect(request == RenderRequest())
         #expect(request.values.isEmpty)
-        let scene = request.scene(front: BuiltInCard.front, back: BuiltInCard.back)
-        let size = FrameScene.defaultCanvasSize(cardWidth: BuiltInCard.front.art.width, cardHeight: BuiltInCard.front.art.height)
+        let scene = try request.scene(front: BuiltInCard.front, back: BuiltInCard.back)
+        let size = try FrameScene.defaultCanvasSize(cardWidth: BuiltInCard.front.art.width, cardHeight: BuiltInCard.front.art.height)
         #expect(scene.canvasWidth == size.width && scene.canvasHeight == size.height)
         #expect(scene.pose == CardPose() && scene.background == .transparent && scene.cardScale == 1)
     }
@@ -92,8 +92,8 @@ import Testing
         defer { unlink(path) }
         let request = try RenderRequest(values: [("tilt_x", "8"), ("flip", "30"), ("size", "200x260"), ("scale", "0.3")])
         try request.write(to: path, threads: 2)
-        var expected = RGBAImage<UInt8>(width: 0, height: 0)
-        var scene = FrameScene(front: BuiltInCard.front, back: BuiltInCard.back, pose: CardPose(tiltX: 8, flip: 30), canvasSize: (200, 260))
+        var expected = RGBAImage<UInt8>()
+        var scene = try FrameScene(front: BuiltInCard.front, back: BuiltInCard.back, pose: CardPose(tiltX: 8, flip: 30), canvasSize: (200, 260))
         scene.cardScale = 0.3
         try FrameRenderer(threads: 1).render(scene, into: &expected)
         #expect(try PNGCodec.read(path) == .rgba8(expected))
@@ -114,9 +114,9 @@ import Testing
         var template = [CChar]("/tmp/kira-mask-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
         defer { for name in ["art.png", "square.png", "rounded.png"] { unlink(directory + "/" + name) }; rmdir(directory) }
-        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 56), to: directory + "/art.png")
-        try PNGCodec.write(RGBAImage<UInt8>(width: 40, height: 40), to: directory + "/square.png")
-        try PNGCodec.write(RGBAImage<UInt8>(width: 20, height: 29), to: directory + "/rounded.png")
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 40, height: 56), to: directory + "/art.png")
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 40, height: 40), to: directory + "/square.png")
+        try PNGCodec.write(try RGBAImage<UInt8>(width: 20, height: 29), to: directory + "/rounded.png")
         let shade = try ShadeRequest(values: [("art", directory + "/art.png"), ("mask", directory + "/square.png")])
         let error = #expect(throws: RequestError.self) { _ = try shade.prepare(writingTo: directory + "/out.png") }
         #expect(error?.parameter == "mask" && error?.reason.hasPrefix("is 40×40, the art 40×56") == true, "\(String(describing: error))")

@@ -4,12 +4,20 @@ import Testing
 @testable import KiraSamples
 
 @Suite struct SampleCardTests {
-    @Test func imagesHaveTheRequestedSizeAndAreDeterministic() {
+    @Test func imagesHaveTheRequestedSizeAndAreDeterministic() throws {
         for (w, h) in [(64, 90), (33, 47)] {
-            for make in [SampleCard.front, SampleCard.back, SampleCard.mask, SampleCard.backMask] {
-                let image = make(w, h)
+            for design in 0..<4 {
+                func make(_ w: Int, _ h: Int) throws(ImageError) -> RGBAImage<UInt8> {
+                    switch design {
+                    case 0: try SampleCard.front(width: w, height: h)
+                    case 1: try SampleCard.back(width: w, height: h)
+                    case 2: try SampleCard.mask(width: w, height: h)
+                    default: try SampleCard.backMask(width: w, height: h)
+                    }
+                }
+                let image = try make(w, h)
                 #expect(image.width == w && image.height == h)
-                #expect(make(w, h) == image)
+                #expect(try make(w, h) == image)
             }
         }
     }
@@ -27,8 +35,8 @@ import Testing
         }
     }
 
-    @Test func masksAreOpaqueGrayWithShineAndShade() {
-        for mask in [SampleCard.mask(width: 64, height: 90), SampleCard.backMask(width: 64, height: 90)] {
+    @Test func masksAreOpaqueGrayWithShineAndShade() throws {
+        for mask in [try SampleCard.mask(width: 64, height: 90), try SampleCard.backMask(width: 64, height: 90)] {
             var values = Set<UInt8>()
             for i in stride(from: 0, to: mask.channels.count, by: 4) {
                 #expect(mask.channels[i] == mask.channels[i + 1] && mask.channels[i] == mask.channels[i + 2])
@@ -39,18 +47,18 @@ import Testing
         }
     }
 
-    @Test func cornersAreTransparentAndUnmasked() {
+    @Test func cornersAreTransparentAndUnmasked() throws {
         let (w, h) = (64, 90)
-        let front = SampleCard.front(width: w, height: h), back = SampleCard.back(width: w, height: h)
-        let mask = SampleCard.mask(width: w, height: h)
+        let front = try SampleCard.front(width: w, height: h), back = try SampleCard.back(width: w, height: h)
+        let mask = try SampleCard.mask(width: w, height: h)
         for (x, y) in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)] {
             #expect(front[x, y].w == 0 && back[x, y].w == 0 && mask[x, y].x == 0)
         }
     }
 
-    @Test func backIsMirrorSymmetricExceptTheTopLeftMark() {
+    @Test func backIsMirrorSymmetricExceptTheTopLeftMark() throws {
         let (w, h) = (101, 140)
-        let back = SampleCard.back(width: w, height: h)
+        let back = try SampleCard.back(width: w, height: h)
         var asymmetricInLeftTop = 0, asymmetricElsewhere = 0
         for y in 0..<h {
             for x in 0..<(w / 2) where back[x, y] != back[w - 1 - x, y] {
@@ -70,7 +78,7 @@ import Testing
         while let last = parts.last, last != "Tests" { parts.removeLast() }
         let root = parts.dropLast().joined(separator: "/")
         let drawn: [(String, RGBAImage<UInt8>)] = [
-            ("front", SampleCard.front()), ("back", SampleCard.back()), ("mask", SampleCard.mask()), ("back-mask", SampleCard.backMask()),
+            ("front", try SampleCard.front()), ("back", try SampleCard.back()), ("mask", try SampleCard.mask()), ("back-mask", try SampleCard.backMask()),
         ]
         for (name, image) in drawn {
             #expect(try PNGCodec.read("\(root)/textures/\(name).png").rgba8 == image, "textures/\(name).png")

@@ -64,7 +64,7 @@ import Testing
         for name in files {
             // Maps at half the art's size are upscaled to it when loaded.
             let (width, height) = name == "art.png" || name == "back.png" ? (120, 168) : (60, 84)
-            var image = RGBAImage<UInt16>(width: width, height: height)
+            var image = try RGBAImage<UInt16>(width: width, height: height)
             for i in image.channels.indices { image.channels[i] = UInt16(truncatingIfNeeded: i * 997 % 65536) }
             let path = cardFolder + "/" + name
             let any = AnyRGBAImage.rgba16(image)

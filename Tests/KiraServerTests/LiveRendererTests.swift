@@ -16,9 +16,9 @@ import Testing
         let renderer = LiveRenderer(threads: 2)
         for pose in [CardPose(tiltX: 4, tiltY: -7), CardPose(tiltX: -3, tiltY: 8, flip: 30), CardPose(flip: 170), CardPose(flip: 90)] {
             let request = try controls.request(pose: pose, card: card)
-            let scene = request.scene(for: card.faces)
+            let scene = try request.scene(for: card.faces)
             let frame = try renderer.frame(request, scene: scene, window: window, encoding: .raw)
-            var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+            var canvas = RGBAImage<UInt8>()
             try FrameRenderer(threads: 1).render(scene, into: &canvas)
             let region = ImageRegion(x: window.x + frame.region.x, y: window.y + frame.region.y,
                                      width: frame.region.width, height: frame.region.height)
@@ -32,7 +32,7 @@ import Testing
         let renderer = LiveRenderer(threads: 2)
         func frame(_ pose: CardPose) throws -> LiveRenderer.Frame {
             let request = try controls.request(pose: pose, card: card)
-            return try renderer.frame(request, scene: request.scene(for: card.faces), window: window, encoding: .raw)
+            return try renderer.frame(request, scene: try request.scene(for: card.faces), window: window, encoding: .raw)
         }
         // A buffer far larger than a 200-wide frame needs: the frame written into it keeps its
         // capacity, where a new buffer would be sized for the frame.

@@ -86,7 +86,7 @@ enum ServerFixtures {
         func addCard(_ id: String, width: Int = 60, height: Int = 84, files: [String] = ["art.png"], raw: [String: [UInt8]] = [:]) throws {
             let folder = path + "/" + id
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            var image = RGBAImage<UInt8>(width: width, height: height)
+            var image = try RGBAImage<UInt8>(width: width, height: height)
             for i in image.channels.indices { image.channels[i] = UInt8((i * 7 + i / 13) % 256) }
             for name in files { try PNGCodec.write(.rgba8(image), to: folder + "/" + name) }
             for (name, bytes) in raw { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)) }
@@ -104,7 +104,7 @@ enum ServerFixtures {
     static func expectedFrame(_ values: [(String, String)], card: LoadedCard? = nil) throws -> [UInt8] {
         let request = try RenderRequest(values: values)
         let faces = try card ?? CardTextures().load { _, _ in fatalError() }
-        return try request.encode(try request.render(request.scene(for: faces), with: FrameRenderer()))
+        return try request.encode(try request.render(try request.scene(for: faces), with: FrameRenderer()))
     }
 }
 #endif

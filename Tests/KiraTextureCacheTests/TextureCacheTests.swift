@@ -15,7 +15,7 @@ import Testing
     init() throws {
         temporary = try TemporaryDirectory()
         for (index, name) in ["a", "b", "c"].enumerated() {
-            var image = RGBAImage<UInt8>(width: 10, height: 10)
+            var image = try RGBAImage<UInt8>(width: 10, height: 10)
             for i in image.channels.indices { image.channels[i] = UInt8((i * (index + 3)) % 256) }
             try PNGCodec.write(image, to: "\(directory)/\(name).png")
         }

@@ -11,7 +11,7 @@ import Testing
     /// Frame `k`: a gradient that moves with k, transparent (when asked) in a band in the middle
     /// and on the right.
     static func frame(_ k: Int, transparentRight: Bool = true) -> RGBAImage<UInt8> {
-        var image = RGBAImage<UInt8>(width: width, height: height)
+        var image = try! RGBAImage<UInt8>(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
                 let r = UInt8((x * 7 + k * 20) % 256), g = UInt8((y * 11) % 256), b = UInt8((x + y + k * 9) * 3 % 256)
@@ -44,7 +44,7 @@ import Testing
     /// Frame `index` of a video, decoded by ffmpeg.
     func decodeFrame(_ path: String, index: Int = 0) throws -> RGBAImage<UInt8> {
         let frame = try MediaTools.decodeFrame(path, index: index)
-        return RGBAImage(width: frame.width, height: frame.height, channels: frame.channels)
+        return try RGBAImage(width: frame.width, height: frame.height, channels: frame.channels)
     }
 
     @Test func mp4IsH264Yuv420pPaddedToEvenWithTheIndexFirst() throws {

@@ -8,11 +8,11 @@ import Testing
 /// keeps a foil map that is its art's own as one image.
 @Suite struct CardFileTests {
     static func image8(_ width: Int, _ height: Int, seed: UInt8) -> AnyRGBAImage {
-        .rgba8(RGBAImage(width: width, height: height, channels: (0..<(width * height * 4)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }))
+        .rgba8(try! RGBAImage(width: width, height: height, channels: (0..<(width * height * 4)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }))
     }
 
     static func image16(_ width: Int, _ height: Int) -> AnyRGBAImage {
-        .rgba16(RGBAImage(width: width, height: height, channels: (0..<(width * height * 4)).map { UInt16(truncatingIfNeeded: $0 &* 2741) }))
+        .rgba16(try! RGBAImage(width: width, height: height, channels: (0..<(width * height * 4)).map { UInt16(truncatingIfNeeded: $0 &* 2741) }))
     }
 
     static func decode(_ bytes: [UInt8]) throws -> (front: CardFace, back: CardFace) {
@@ -21,8 +21,8 @@ import Testing
 
     @Test func roundTrip() throws {
         let art = Self.image8(5, 7, seed: 1)
-        let front = CardFace(art: art, mask: Self.image16(3, 4), foilMap: art)
-        let back = CardFace(art: Self.image16(5, 7), mask: Self.image8(5, 7, seed: 9), foilMap: nil)
+        let front = try CardFace(art: art, mask: Self.image16(3, 4), foilMap: art)
+        let back = try CardFace(art: Self.image16(5, 7), mask: Self.image8(5, 7, seed: 9), foilMap: nil)
         let bytes = CardFile.encode(front: front, back: back)
         // The foil map that is the art is not stored twice.
         #expect(bytes.count == 8 + 4 + 72 + 5 * 7 * 4 + 3 * 4 * 8 + 5 * 7 * 8 + 5 * 7 * 4)
@@ -39,8 +39,8 @@ import Testing
     }
 
     @Test func damagedFilesAreRefused() throws {
-        let good = CardFile.encode(front: CardFace(art: Self.image8(2, 2, seed: 0), mask: Self.image8(2, 2, seed: 1)),
-                                   back: CardFace(art: Self.image8(2, 2, seed: 2), mask: Self.image8(2, 2, seed: 3)))
+        let good = CardFile.encode(front: try CardFace(art: Self.image8(2, 2, seed: 0), mask: Self.image8(2, 2, seed: 1)),
+                                   back: try CardFace(art: Self.image8(2, 2, seed: 2), mask: Self.image8(2, 2, seed: 3)))
         #expect(throws: CardFileError.notACardFile) { try Self.decode(Array(good.dropFirst())) }
         #expect(throws: CardFileError.notACardFile) { try Self.decode([]) }
         var version = good

@@ -14,7 +14,7 @@ import Testing
     static func expected(_ values: [(String, String)]) throws -> RGBAImage<UInt8> {
         let request = try RenderRequest(values: values)
         let card = try request.card.load()
-        guard case .rgba8(let image) = try request.render(request.scene(for: card), with: FrameRenderer(threads: 2)) else {
+        guard case .rgba8(let image) = try request.render(try request.scene(for: card), with: FrameRenderer(threads: 2)) else {
             throw RenderError.emptyImage("8-bit frame")
         }
         return image

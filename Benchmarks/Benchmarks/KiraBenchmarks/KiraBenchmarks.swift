@@ -14,9 +14,9 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 200
     )
 
-    func card(_ width: Int, _ height: Int) -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
-        var art = RGBAImage<UInt8>(width: width, height: height)
-        var mask = RGBAImage<UInt8>(width: width, height: height)
+    func card(_ width: Int, _ height: Int) throws(ImageError) -> (RGBAImage<UInt8>, RGBAImage<UInt8>) {
+        var art = try RGBAImage<UInt8>(width: width, height: height)
+        var mask = try RGBAImage<UInt8>(width: width, height: height)
         for i in art.channels.indices {
             art.channels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: (i / 4 % width) * 3 + i / (4 * width))
             mask.channels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: (i / 4) % 97 * 2)
@@ -34,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
     let normal = Rotation.normalFromTilt(tiltXDegrees: 6, tiltYDegrees: -4)
 
     for (width, height) in [(630, 880), (1260, 1760)] {
-        let (art, mask) = card(width, height)
+        let (art, mask) = try! card(width, height)  // fixed sizes, within the limits
         let size = "\(width)x\(height)"
 
         Benchmark("Shade scalar reference \(size)", configuration: .init(maxDuration: .seconds(2), maxIterations: 3)) { benchmark in
@@ -49,7 +49,7 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("Shade SIMD cold frame \(size) \(threads) thread(s)") { benchmark in
                 let renderer = ShadeRenderer(threads: threads)
                 renderer.recomputesNoiseTables = true
-                var output = RGBAImage<UInt8>(width: width, height: height)
+                var output = try RGBAImage<UInt8>(width: width, height: height)
                 try renderer.shade(art: art, mask: mask, normal: normal, into: &output)
                 benchmark.startMeasurement()
                 let start = ContinuousClock.now
@@ -64,7 +64,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Shade SIMD sweep of 8 tilts \(size) all threads") { benchmark in
             let renderer = ShadeRenderer()
             let normals = (0..<8).map { Rotation.normalFromTilt(tiltXDegrees: Float($0) - 4, tiltYDegrees: 3) }
-            var frames = FrameStack<UInt8>(width: width, height: height, count: normals.count)
+            var frames = try FrameStack<UInt8>(width: width, height: height, count: normals.count)
             try renderer.shade(art: art, mask: mask, normals: normals, into: &frames)
             benchmark.startMeasurement()
             let start = ContinuousClock.now
@@ -82,9 +82,9 @@ let benchmarks: @Sendable () -> Void = {
         for threads in [1, TileScheduler.processorCount] {
             Benchmark("Frame render tilt 6° flip 25° \(size) \(threads) thread(s)") { benchmark in
                 let renderer = FrameRenderer(threads: threads)
-                let face = CardFace(art: .rgba8(art), mask: .rgba8(mask))
-                let scene = FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
-                var canvas = RGBAImage<UInt8>(width: 0, height: 0)
+                let face = try CardFace(art: .rgba8(art), mask: .rgba8(mask))
+                let scene = try FrameScene(front: face, back: face, pose: CardPose(tiltX: 6, tiltY: 0, flip: 25))
+                var canvas = RGBAImage<UInt8>()
                 try renderer.render(scene, into: &canvas)
                 benchmark.startMeasurement()
                 let start = ContinuousClock.now
