@@ -200,7 +200,7 @@ struct CompareCommand: ParsableCommand {
         guard ImageComparison.sizesMatch(a.image, b.image) else {
             throw InputError("sizes differ: \(QuotedValue.shown(first)) is \(a.image.width)×\(a.image.height), \(QuotedValue.shown(second)) is \(b.image.width)×\(b.image.height)")
         }
-        let result = request.compare(a, b)
+        let result = try request.compare(a, b)
         if minSSIM != nil, let comparison = result.standard, comparison.ssim == nil {
             throw InputError("--min-ssim: SSIM needs images of at least \(SSIM.windowSide)×\(SSIM.windowSide) pixels (its window); these are \(a.image.width)×\(a.image.height)")
         }

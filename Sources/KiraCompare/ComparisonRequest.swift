@@ -48,7 +48,9 @@ public struct ComparisonRequest: Sendable {
 
     /// Compares `a` (the reference) with `b`: the metrics ``metric`` names, and the maps asked
     /// for. Images of different sizes are the caller's to refuse first (``ImageComparison/sizesMatch(_:_:)``).
-    public func compare(_ a: (image: AnyRGBAImage, hasAlpha: Bool), _ b: (image: AnyRGBAImage, hasAlpha: Bool)) -> ComparisonResult {
+    ///
+    /// - Throws: ``/KiraImage/ImageError`` when a map with its legend would be over the image limits.
+    public func compare(_ a: (image: AnyRGBAImage, hasAlpha: Bool), _ b: (image: AnyRGBAImage, hasAlpha: Bool)) throws(ImageError) -> ComparisonResult {
         var result = ComparisonResult()
         if computesStandard {
             // Flattened onto the background when one is given: what each image shows over it.
@@ -56,12 +58,12 @@ public struct ComparisonRequest: Sendable {
                 (a.hasAlpha ? a.image.flattened(onto: colour) : a.image, b.hasAlpha ? b.image.flattened(onto: colour) : b.image, false)
             } ?? (a.image, b.image, a.hasAlpha || b.hasAlpha)
             result.standard = ImageComparison(x, y, threshold: threshold, comparesAlpha: comparesAlpha)
-            if heatMap { result.heatMap = DiffMapLegend.appended(to: DiffMap.heatMap(x, y)) }
+            if heatMap { result.heatMap = try DiffMapLegend.appended(to: DiffMap.heatMap(x, y)) }
         }
         if computesFLIP {
             let flip = FLIPComparison(reference: a.image, test: b.image, viewing: viewing, background: flipBackground)
             result.flip = flip
-            if flipMap { result.flipMap = FLIPMap.image(flip.errors, width: flip.width, height: flip.height) }
+            if flipMap { result.flipMap = try FLIPMap.image(flip.errors, width: flip.width, height: flip.height) }
         }
         return result
     }
