@@ -15,14 +15,15 @@ import Testing
         var description: String { "--\(name) <\(valueName ?? "")>: \(help)" }
     }
 
-    /// The command's options as argument-parser describes them (`--experimental-dump-help`).
+    /// The command's options as argument-parser describes them (`--experimental-dump-help`),
+    /// without the hidden ones (a former spelling kept for a release).
     static func options(of command: String) throws -> [Option] {
         let result = try CLIRunner.run([command, "--experimental-dump-help"], in: FileManager.default.temporaryDirectory.path)
         #expect(result.status == 0, "\(result.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let arguments = (json?["command"] as? [String: Any])?["arguments"] as? [[String: Any]] ?? []
         return arguments.compactMap { argument in
-            guard let name = (argument["preferredName"] as? [String: Any])?["name"] as? String,
+            guard argument["shouldDisplay"] as? Bool != false, let name = (argument["preferredName"] as? [String: Any])?["name"] as? String,
                   (argument["preferredName"] as? [String: Any])?["kind"] as? String == "long" else { return nil }
             return Option(name: name, valueName: argument["kind"] as? String == "flag" ? nil : argument["valueName"] as? String,
                           help: argument["abstract"] as? String ?? "")
