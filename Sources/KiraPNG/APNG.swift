@@ -35,7 +35,7 @@ public struct APNGFrame: Sendable {
     /// `image` as the frame after `previous`: only the rectangle that differs from it (a single
     /// pixel when nothing does); the whole image when there is no previous frame. When given,
     /// `candidates` is a rectangle outside which the two frames are known to be equal
-    /// (``RGBAImage/changedRegion(since:candidates:)``).
+    /// (``/KiraImage/RGBAImage/changedRegion(since:candidates:)``).
     public static func encode<C>(_ image: RGBAImage<C>, after previous: RGBAImage<C>?, candidates: ImageRegion? = nil,
                                  options: PNGCodec.EncodingOptions = .fast) throws(ImageFileError) -> APNGFrame
     {

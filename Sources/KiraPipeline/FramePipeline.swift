@@ -5,7 +5,7 @@ import KiraRender
 
 /// Renders frames and hands each one to sinks (``FrameSink``) in order, keeping every core busy:
 /// frames are rendered in batches (one shading sweep per batch, see
-/// ``FrameRenderer/render(_:into:)-(_,[RGBAImage<Out>])``), and while the next batch renders, the
+/// ``/KiraRender/FrameRenderer``'s batch `render(_:into:)`), and while the next batch renders, the
 /// sinks' encoders work on the frames of the batches before on other threads.
 ///
 /// It is the one path from scenes to outputs: an animation gives it every frame

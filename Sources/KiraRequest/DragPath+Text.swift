@@ -10,7 +10,7 @@ extension DragPath {
     /// objects with `time` (or `t`), `dx` and `dy`, read strictly as JSON. A UTF-8 byte order mark
     /// at the start is skipped. Numbers are read exactly (digits, sign, point, exponent; nothing
     /// else, not even a NUL); anything else is refused with its line number, and so is a sample
-    /// beyond ``maxSamples``, as soon as it is met (the rest of the file is not parsed).
+    /// beyond ``/KiraAnimation/DragPath/maxSamples``, as soon as it is met (the rest of the file is not parsed).
     public init(text: String, name: String) throws(DragPathError) {
         try self.init(bytes: Array(text.utf8), name: name)
     }

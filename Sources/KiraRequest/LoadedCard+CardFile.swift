@@ -2,7 +2,7 @@ import CLibDeflate
 import KiraWeb
 
 extension LoadedCard {
-    /// The card as a card file (``/KiraWeb/CardFile``): its faces as Kira renders them, raw RGBA,
+    /// The card as a card file (`CardFile` of `KiraWeb`): its faces as Kira renders them, raw RGBA,
     /// gzip-compressed by libdeflate at level 9, what a browser's `DecompressionStream` reads.
     /// What `kira card` writes and `kira serve` sends at `/v1/cards/NAME/card.kira`.
     // The sample card, 8.9 MB raw: 544 / 537 / 504 KB at levels 6 / 9 / 12, and 0.67 / 0.67 / 3.3 s

@@ -5,7 +5,7 @@ import KiraPNG
 import KiraRender
 
 /// How a frame is stored: its format's settings (the format itself comes from the file's
-/// extension, ``format(ofFile:parameter:)``) and the size it is scaled down to.
+/// extension, ``format(ofFile:parameter:)-type.method``) and the size it is scaled down to.
 public struct OutputSettings: Sendable, Equatable {
     /// How hard a PNG is compressed.
     public enum Compression: String, Sendable, CaseIterable {

@@ -38,7 +38,7 @@ public enum FoilRegistry {
         }
     }
 
-    /// Calls `body` with the type of `foil`: the foil at its place in ``visitAll(_:)``, found by
+    /// Calls `body` with the type of `foil`: the foil at its place in `visitAll(_:)`, found by
     /// counting, so that no name is compared on the render path (WebAssembly's standard library
     /// has no String comparison).
     @inlinable @inline(__always)
