@@ -27,7 +27,7 @@ public struct ComparedFile: Sendable {
     /// is refused as a PNG would be (what it is, and how to convert it).
     public static func open(_ path: String, limit: Int = FileIO.maxReadSize) throws(ImageFileError) -> ComparedFile {
         let bytes = try FileIO.read(path, limit: limit)
-        let name = path
+        let name = FileIO.displayName(path)
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             let (width, height) = try JPEGCodec.header(bytes, name: name)
             return ComparedFile(name: name, format: .jpeg, width: width, height: height, bitDepth: 8, bytes: bytes)

@@ -104,7 +104,7 @@ public enum PNGCodec {
     ///   corrupt (libpng's message), or larger than `limits`.
     public static func read(_ path: String, limits: Limits = .standard) throws(ImageFileError) -> AnyRGBAImage {
         let bytes = try FileIO.read(path)
-        return try decode(bytes, name: path, limits: limits)
+        return try decode(bytes, name: FileIO.displayName(path), limits: limits)
     }
 
     /// Decodes PNG bytes held in memory; `name` is used in error messages.
@@ -116,7 +116,7 @@ public enum PNGCodec {
 
     /// Reads the PNG file at `path`, and whether it stores alpha; see ``read(_:limits:)``.
     public static func readFile(_ path: String, limits: Limits = .standard) throws(ImageFileError) -> PNGFile {
-        try decodeFile(try FileIO.read(path), name: path, limits: limits)
+        try decodeFile(try FileIO.read(path), name: FileIO.displayName(path), limits: limits)
     }
 
     /// Decodes PNG bytes and says whether they store alpha.

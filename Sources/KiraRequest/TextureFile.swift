@@ -35,14 +35,15 @@ public enum TextureFile {
         -> (image: AnyRGBAImage, note: String?)
     {
         let bytes = try FileIO.read(path, limit: budget.map { max(0, $0.bytes) } ?? FileIO.maxReadSize)
+        let name = FileIO.displayName(path)
         if let budget, let header = PNGHeader(bytes: bytes) {
             let needed = MemoryBudget.sum(bytes.count, header.decodedBytes)
             guard budget.fits(needed) else {
-                throw ImageFileError(path: path, reason: "a \(header.width)×\(header.height) image needs about \(MemoryBudget.describe(needed)) "
+                throw ImageFileError(path: name, reason: "a \(header.width)×\(header.height) image needs about \(MemoryBudget.describe(needed)) "
                                      + "to decode, over the memory budget of \(budget.described); give a smaller image or raise --max-memory")
             }
         }
-        return try decodeNoted(bytes, name: path, role: role)
+        return try decodeNoted(bytes, name: name, role: role)
     }
 
     /// ``decode(_:name:role:)``, and what was done to the colours when it was not nothing.

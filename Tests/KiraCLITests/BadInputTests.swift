@@ -242,6 +242,11 @@ enum InputFixtures {
         #expect(result.stdoutData == (try Data(contentsOf: URL(fileURLWithPath: workspace.file("output/file.png")))))
         // Standard input is read once.
         try BadInputTests.expectCleanFailure(["shade", "--art", "-", "--mask", "-", "-o", "output/x.png"], in: workspace)
+        // What is not a PNG is named as standard input, not "-".
+        for command in [["render", "--art", "-", "-o", "output/y.png"], ["compare", "-", "textures/front.png"]] {
+            let junk = try CLIRunner.run(command, in: workspace.path, input: Data("hello\n".utf8))
+            #expect(junk.status == 2 && junk.stderr == "kira \(command[0]): standard input: not a PNG file (bad signature)\n", "\(junk.stderr)")
+        }
     }
 
     /// Outputs that are inputs, or each other, by any name: refused before rendering.
