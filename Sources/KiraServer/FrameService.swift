@@ -99,20 +99,14 @@ final class FrameService: Sendable {
             case .joined: metrics.cacheJoins.increment()
             }
             return .frame(frame, etag: etag, source: source)
-        } catch is AdmissionGate.Overloaded {
-            metrics.recordRejection("overloaded")
-            throw Problem.overloaded(waited: configuration.maxWait)
-        } catch is FrameCache.DeadlineExceeded {
-            metrics.recordRejection("deadline")
-            throw Problem.deadline(configuration.deadline)
-        } catch is CancellationError {
-            throw Problem.clientClosed
-        } catch let error as RenderError {
-            throw Problem.internal("the frame could not be rendered: \(error)")
-        } catch let error as ImageFileError {
-            throw Problem.internal("the frame could not be encoded: \(error)")
         } catch {
-            throw Problem.internal("the frame could not be made: \(error)")
+            throw slotProblem(error) { error in
+                switch error {
+                case let error as RenderError: Problem.internal("the frame could not be rendered: \(error)")
+                case let error as ImageFileError: Problem.internal("the frame could not be encoded: \(error)")
+                default: Problem.internal("the frame could not be made: \(error)")
+                }
+            }
         }
     }
 
@@ -130,16 +124,26 @@ final class FrameService: Sendable {
                 ByteBuffer(bytes: try await admitted(bytes: bytes) { try await Self.onRenderThread { card.faces.cardFile } })
             }
             return .frame(file, etag: etag, source: source)
-        } catch is AdmissionGate.Overloaded {
-            metrics.recordRejection("overloaded")
-            throw Problem.overloaded(waited: configuration.maxWait)
-        } catch is FrameCache.DeadlineExceeded {
-            metrics.recordRejection("deadline")
-            throw Problem.deadline(configuration.deadline)
-        } catch is CancellationError {
-            throw Problem.clientClosed
         } catch {
-            throw Problem.internal("the card file could not be made: \(error)")
+            throw slotProblem(error) { Problem.internal("the card file could not be made: \($0)") }
+        }
+    }
+
+    /// The problem for cached work in a render slot that failed: an overloaded server, a deadline
+    /// passed and a client gone are answered as such (the first two counted); anything else is
+    /// `failure`'s.
+    private func slotProblem(_ error: any Error, failure: (any Error) -> Problem) -> Problem {
+        switch error {
+        case is AdmissionGate.Overloaded:
+            metrics.recordRejection("overloaded")
+            return Problem.overloaded(waited: configuration.maxWait)
+        case is FrameCache.DeadlineExceeded:
+            metrics.recordRejection("deadline")
+            return Problem.deadline(configuration.deadline)
+        case is CancellationError:
+            return Problem.clientClosed
+        default:
+            return failure(error)
         }
     }
 
