@@ -118,20 +118,26 @@ public enum FileIO {
     /// read, at most `limit`).
     private static func readAll(_ fd: Int32, name: String, expected: Int, limit: Int = maxReadSize) throws(ImageFileError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: min(expected, limit))
+        let count = try fill(&bytes, from: fd, name: name)  // short: a file that shrank while being read
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    /// Reads `fd` into `buffer` until it is full or the end comes; how many bytes it read.
+    private static func fill(_ buffer: inout [UInt8], from fd: Int32, name: String) throws(ImageFileError) -> Int {
         var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer in
+        while count < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { buffer in
                 readBytes(fd, buffer.baseAddress! + count, buffer.count - count)
             }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw systemError(name)
             }
-            if n == 0 { break }  // a file that shrank while being read
+            if n == 0 { break }
             count += n
         }
-        bytes.removeSubrange(count...)
-        return bytes
+        return count
     }
 
     /// The bytes a stream is read in: each piece is filled before the next is allocated.
@@ -146,18 +152,7 @@ public enum FileIO {
         while true {
             // One byte over tells "too large".
             var piece = [UInt8](repeating: 0, count: min(streamPiece, limit + 1 - total))
-            var count = 0
-            while count < piece.count {
-                let n = piece.withUnsafeMutableBytes { buffer in
-                    readBytes(fd, buffer.baseAddress! + count, buffer.count - count)
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw systemError(name)
-                }
-                if n == 0 { break }
-                count += n
-            }
+            let count = try fill(&piece, from: fd, name: name)
             total += count
             guard total <= limit else { throw tooLarge(name, limit: limit, limitName: limitName) }
             piece.removeSubrange(count...)
