@@ -28,13 +28,15 @@ public struct ComparedFile: Sendable {
     public static func open(_ path: String, limit: Int = FileIO.maxReadSize) throws(ImageFileError) -> ComparedFile {
         let bytes = try FileIO.read(path, limit: limit)
         let name = FileIO.displayName(path)
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+        switch OtherImageFormat.recognise(bytes) {
+        case .jpeg:
             let (width, height) = try JPEGCodec.header(bytes, name: name)
             return ComparedFile(name: name, format: .jpeg, width: width, height: height, bitDepth: 8, bytes: bytes)
-        }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+        case .webp:
             let (width, height, _) = try WebPCodec.header(bytes, name: name)
             return ComparedFile(name: name, format: .webp, width: width, height: height, bitDepth: 8, bytes: bytes)
+        default:
+            break
         }
         // Anything else is read as a PNG, whose decoder says what a file that is not one is.
         guard let header = PNGHeader(bytes: bytes) else {

@@ -3,11 +3,11 @@ import KiraImage
 
 /// Recognises the image formats users most often hand Kira instead of a PNG, so that the error
 /// can say what the file is and how to convert it, rather than only that its signature is wrong.
-enum OtherImageFormat: String {
+package enum OtherImageFormat: String {
     case jpeg = "JPEG", gif = "GIF", webp = "WebP", bmp = "BMP", tiff = "TIFF", avif = "AVIF", heic = "HEIC"
 
     /// The format whose magic bytes `bytes` start with, if it is one of these.
-    static func recognise(_ bytes: [UInt8]) -> OtherImageFormat? {
+    package static func recognise(_ bytes: [UInt8]) -> OtherImageFormat? {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + prefix.count && Array(bytes[offset..<(offset + prefix.count)]) == prefix
         }
